@@ -1,0 +1,54 @@
+import type { BlobStore } from "@gateway/blobstore";
+import type { EventBus } from "@gateway/bus";
+import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
+import { captureIndex, type Db } from "@gateway/db";
+import { captureEnvelope, captureKey } from "./capture-envelope.ts";
+
+export interface CaptureWriterDeps {
+  db: Db;
+  blobs: BlobStore;
+  bus: EventBus;
+  log: Logger;
+}
+
+/**
+ * `gateway.calls.v1` → capture object + index row. Idempotent by request id: the object write
+ * is create-only and the index insert ignores a row that exists, so a redelivered batch changes
+ * nothing. The object is written before its index row, so a listed capture is always readable.
+ */
+export async function startCaptureWriter({ db, blobs, bus, log }: CaptureWriterDeps): Promise<void> {
+  await bus.subscribe({
+    topic: callsTopic,
+    group: "capture-writer",
+    async handle(batch) {
+      const rows: (typeof captureIndex.$inferInsert)[] = [];
+      for (const payload of batch) {
+        const parsed = callEventSchema.safeParse(payload);
+        if (!parsed.success) {
+          log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
+          continue;
+        }
+        const row = await writeObject(blobs, parsed.data);
+        if (row) rows.push(row);
+      }
+      if (rows.length > 0) await db.insert(captureIndex).values(rows).onConflictDoNothing();
+    },
+  });
+}
+
+async function writeObject(blobs: BlobStore, event: CallEvent) {
+  const envelope = captureEnvelope(event);
+  if (!envelope) return null;
+  const key = captureKey(event);
+  await blobs.putIfAbsent(key, envelope);
+  return {
+    requestId: event.request_id,
+    orgId: event.org_id,
+    projectId: event.project_id,
+    workloadId: event.workload_id,
+    apiKeyId: event.api_key_id,
+    key,
+    size: envelope.length,
+    uploadedAt: new Date(),
+  };
+}

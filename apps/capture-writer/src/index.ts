@@ -1,0 +1,2 @@
+export * from "./capture-envelope.ts";
+export * from "./capture-writer.ts";

@@ -1,0 +1,38 @@
+import {
+  type ControlPlaneErrorBody,
+  type ControlPlaneErrorCode,
+  controlPlaneErrorStatus,
+} from "@gateway/contracts";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+
+/** The one control-plane error: a code from the closed list, a message a person can act on. */
+export class ApiError extends Error {
+  readonly code: ControlPlaneErrorCode;
+  readonly details: unknown;
+
+  constructor(code: ControlPlaneErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);
+
+export function errorResponse(c: Context, error: ApiError) {
+  const body: ControlPlaneErrorBody = { error: { code: error.code, message: error.message } };
+  if (error.details !== undefined) body.error.details = error.details;
+  return c.json(body, controlPlaneErrorStatus[error.code] as ContentfulStatusCode);
+}
+
+/** A zod failure as a 400 that names each offending field. */
+export function validationError(error: z.ZodError): ApiError {
+  const issues = error.issues.map((issue) => ({
+    field: issue.path.join(".") || "(body)",
+    message: issue.message,
+  }));
+  const summary = issues.map((i) => `${i.field}: ${i.message}`).join("; ");
+  return new ApiError("bad_request", `Invalid request: ${summary}`, { issues });
+}

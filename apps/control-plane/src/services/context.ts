@@ -1,0 +1,20 @@
+import type { BlobStore } from "@gateway/blobstore";
+import type { Logger } from "@gateway/contracts";
+import type { Db } from "@gateway/db";
+import type { ConfigSync } from "./config-sync.ts";
+import type { CursorCodec } from "./cursor.ts";
+
+/** The typed record of services every route reads from the Hono context. */
+export interface Services {
+  db: Db;
+  sync: ConfigSync;
+  blobs: BlobStore;
+  cursors: CursorCodec;
+  log: Logger;
+  /** Bearer token of the operator surface; the surface is closed when null. */
+  operatorToken: string | null;
+}
+
+export type AppEnv = {
+  Variables: { services: Services; orgId: string };
+};

@@ -1,0 +1,2 @@
+export * from "./call-row.ts";
+export * from "./costing-worker.ts";

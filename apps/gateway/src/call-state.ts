@@ -1,0 +1,120 @@
+import { isUtf8 } from "node:buffer";
+import {
+  type CallEvent,
+  type CallUsage,
+  callsTopic,
+  type GatewayMode,
+  type GatewayRoute,
+  gatewayResponseHeaders,
+  type RawBody,
+  type StreamOutcome,
+} from "@gateway/contracts";
+import type { EndpointSpec } from "@gateway/providers";
+import type { Caller } from "./resolve-caller.ts";
+
+/** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
+export interface CallState {
+  requestId: string;
+  receivedAt: Date;
+  startedAt: number;
+  spec: EndpointSpec;
+  caller: Caller | null;
+  mode: GatewayMode;
+  route: GatewayRoute;
+  requestedModel: string | null;
+  servedModel: string | null;
+  stream: boolean;
+  status: number;
+  firstByteMs: number | null;
+  outcome: StreamOutcome;
+  error: { type: string; message: string } | null;
+  upstreamRequestId: string | null;
+  upstreamResponseId: string | null;
+  tags: Record<string, string>;
+  usage: CallUsage | null;
+  /** Filled only when this request is captured. */
+  capture: {
+    requestHeaders: Record<string, string>;
+    requestBody: Buffer | null;
+    responseHeaders: Record<string, string>;
+    responseBody: Buffer[];
+  } | null;
+}
+
+export function newCallState(requestId: string, spec: EndpointSpec, mode: GatewayMode): CallState {
+  return {
+    requestId,
+    receivedAt: new Date(),
+    startedAt: performance.now(),
+    spec,
+    caller: null,
+    mode,
+    route: "primary",
+    requestedModel: null,
+    servedModel: null,
+    stream: false,
+    status: 0,
+    firstByteMs: null,
+    outcome: "complete",
+    error: null,
+    upstreamRequestId: null,
+    upstreamResponseId: null,
+    tags: {},
+    usage: null,
+    capture: null,
+  };
+}
+
+/** The four headers on every gateway response. */
+export function gatewayHeaders(call: Pick<CallState, "requestId" | "mode" | "route" | "servedModel">) {
+  return {
+    [gatewayResponseHeaders.requestId]: call.requestId,
+    [gatewayResponseHeaders.mode]: call.mode,
+    [gatewayResponseHeaders.route]: call.route,
+    [gatewayResponseHeaders.effectiveModel]: call.servedModel ?? "",
+  };
+}
+
+export function toRawBody(bytes: Buffer): RawBody {
+  return isUtf8(bytes)
+    ? { encoding: "utf8", data: bytes.toString("utf8") }
+    : { encoding: "base64", data: bytes.toString("base64") };
+}
+
+/** The `gateway.calls.v1` event for a call that resolved to a workload. */
+export function callEvent(call: CallState, caller: Caller): CallEvent {
+  const capture = call.capture;
+  return {
+    schema: callsTopic,
+    request_id: call.requestId,
+    org_id: caller.apiKey.orgId,
+    project_id: caller.project.id,
+    workload_id: caller.workload.id,
+    api_key_id: caller.apiKey.id,
+    received_at: call.receivedAt.toISOString(),
+    endpoint: call.spec.endpoint,
+    provider_label: call.mode === "managed" ? "managed" : call.spec.provider,
+    mode: call.mode,
+    route: call.route,
+    requested_model: call.requestedModel,
+    served_model: call.servedModel,
+    stream: call.stream,
+    status: call.status,
+    first_byte_ms: call.firstByteMs,
+    total_ms: Math.max(0, performance.now() - call.startedAt),
+    stream_outcome: call.outcome,
+    error: call.error,
+    upstream_request_id: call.upstreamRequestId,
+    upstream_response_id: call.upstreamResponseId,
+    tags: call.tags,
+    usage: call.usage,
+    capture: capture
+      ? {
+          request_headers: capture.requestHeaders,
+          response_headers: capture.responseHeaders,
+          request_body: toRawBody(capture.requestBody ?? Buffer.alloc(0)),
+          response_body: toRawBody(Buffer.concat(capture.responseBody)),
+        }
+      : null,
+  };
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+/** Gateway settings, parsed once from the environment by the app that starts the gateway. */
+export const gatewayEnvSchema = z.object({
+  GATEWAY_PROVIDER_A_URL: z.url().default("https://api.anthropic.com"),
+  GATEWAY_PROVIDER_B_URL: z.url().default("https://api.openai.com"),
+  GATEWAY_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  GATEWAY_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Until the upstream's response headers; non-streaming generations send them only when done. */
+  GATEWAY_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+  /** Longest silence between two chunks of a response body. */
+  GATEWAY_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+});
+
+export interface GatewayConfig {
+  providerAUrl: string;
+  providerBUrl: string;
+  maxBodyBytes: number;
+  connectTimeoutMs: number;
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+export function gatewayConfigFromEnv(env: z.infer<typeof gatewayEnvSchema>): GatewayConfig {
+  return {
+    providerAUrl: env.GATEWAY_PROVIDER_A_URL.replace(/\/+$/, ""),
+    providerBUrl: env.GATEWAY_PROVIDER_B_URL.replace(/\/+$/, ""),
+    maxBodyBytes: env.GATEWAY_MAX_BODY_BYTES,
+    connectTimeoutMs: env.GATEWAY_CONNECT_TIMEOUT_MS,
+    firstByteTimeoutMs: env.GATEWAY_FIRST_BYTE_TIMEOUT_MS,
+    idleTimeoutMs: env.GATEWAY_IDLE_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,25 @@
+import { gatewayEnvSchema } from "@gateway/gateway";
+import { z } from "zod";
+
+/** Every setting of the one-process deployment, validated once at start. */
+export const standaloneEnvSchema = gatewayEnvSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("127.0.0.1"),
+  GATEWAY_DATA_DIR: z.string().min(1).default("./data"),
+  /** Use PostgreSQL instead of the embedded PGlite store. */
+  GATEWAY_DATABASE_URL: z.url().optional(),
+  GATEWAY_OPERATOR_TOKEN: z.string().min(16).optional(),
+  /** Signs pagination cursors; a random one per start when unset (cursors then end with the process). */
+  GATEWAY_CURSOR_SECRET: z.string().min(16).optional(),
+  GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
+});
+export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): StandaloneEnv {
+  const parsed = standaloneEnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  return parsed.data;
+}

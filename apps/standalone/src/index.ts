@@ -1,0 +1,2 @@
+export * from "./env.ts";
+export * from "./standalone.ts";

@@ -1,0 +1,42 @@
+import { createLogger } from "@gateway/contracts";
+import { parseEnv } from "./env.ts";
+import { startStandalone } from "./standalone.ts";
+
+const log = createLogger("standalone");
+
+let env: ReturnType<typeof parseEnv>;
+try {
+  env = parseEnv(process.env);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
+
+const app = await startStandalone(env, log);
+log.info("listening", { url: app.url, data_dir: env.GATEWAY_DATA_DIR });
+if (app.firstStart) {
+  // Printed once, here, and never stored: only the key's hash is kept.
+  process.stdout.write(
+    [
+      "",
+      "First start: created organisation and its starter API key.",
+      `  org id:  ${app.firstStart.orgId}`,
+      `  api key: ${app.firstStart.apiKey}`,
+      "Keep the key now; it cannot be shown again.",
+      "",
+    ].join("\n"),
+  );
+}
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    log.info("shutting down", { signal });
+    app.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error("shutdown failed", { error: String(error) });
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { createFsBlobStore } from "@gateway/blobstore";
+import { createInProcessBus } from "@gateway/bus";
+import { createInProcessCache } from "@gateway/cache";
+import { startCaptureWriter } from "@gateway/capture-writer";
+import { createLogger, type Logger } from "@gateway/contracts";
+import { configSync, createControlPlaneApp, createOrg, cursorCodec } from "@gateway/control-plane";
+import { startCostingWorker } from "@gateway/costing-worker";
+import { openDb, orgs, runMigrations } from "@gateway/db";
+import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
+import { getRequestListener } from "@hono/node-server";
+import type { StandaloneEnv } from "./env.ts";
+
+export interface Standalone {
+  url: string;
+  server: Server;
+  /** Set on the first start of an empty store: the new org and its starter key, shown once. */
+  firstStart: { orgId: string; apiKey: string } | null;
+  /** Stops accepting, lets in-flight requests finish (bounded), flushes events, closes stores. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Every app in one process on the embedded adapters: PGlite (or PostgreSQL when configured),
+ * the in-process bus and cache, and capture files under the data dir. One port serves the
+ * gateway (`/v1/*`, `/healthz`) and the control plane (everything else).
+ */
+export async function startStandalone(
+  env: StandaloneEnv,
+  log: Logger = createLogger("standalone"),
+): Promise<Standalone> {
+  const dataDir = resolve(env.GATEWAY_DATA_DIR);
+  const store = await openDb(
+    env.GATEWAY_DATABASE_URL
+      ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
+      : { kind: "pglite", dataDir: join(dataDir, "pg") },
+  );
+  await runMigrations(store);
+  const { db } = store;
+  const cache = createInProcessCache();
+  const bus = createInProcessBus({
+    onHandlerError: (group, error) =>
+      log.error("event consumer failed; will retry", { group, error: String(error) }),
+  });
+  const blobs = createFsBlobStore(join(dataDir, "blobs"));
+  const sync = configSync(cache);
+  await sync.syncAll(db);
+
+  const services = {
+    db,
+    sync,
+    blobs,
+    cursors: cursorCodec(
+      env.GATEWAY_CURSOR_SECRET ? Buffer.from(env.GATEWAY_CURSOR_SECRET) : randomBytes(32),
+    ),
+    log,
+    operatorToken: env.GATEWAY_OPERATOR_TOKEN ?? null,
+  };
+  let firstStart: Standalone["firstStart"] = null;
+  const [anyOrg] = await db.select({ id: orgs.id }).from(orgs).limit(1);
+  if (!anyOrg) {
+    const created = await createOrg(services, "default");
+    firstStart = { orgId: created.org.id, apiKey: created.api_key.value };
+  }
+
+  await startCaptureWriter({ db, blobs, bus, log });
+  await startCostingWorker({ db, bus, log });
+  const gateway = createGateway({ cache, bus, log, config: gatewayConfigFromEnv(env) });
+  const controlPlane = getRequestListener(createControlPlaneApp(services).fetch);
+
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    if (isGatewayPath(req.url ?? "/")) gateway.handle(req, res);
+    else void controlPlane(req, res);
+  });
+  await new Promise<void>((ready, failed) => {
+    server.once("error", failed);
+    server.listen(env.PORT, env.HOST, () => ready());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+
+  let stopping: Promise<void> | null = null;
+  async function stop() {
+    server.close();
+    server.closeIdleConnections();
+    const { drained, inFlight } = await gateway.drain(env.GATEWAY_DRAIN_TIMEOUT_MS);
+    if (!drained) {
+      log.warn("drain deadline passed; closing remaining connections", { inFlight });
+      server.closeAllConnections();
+    }
+    await bus.flush();
+    await bus.close();
+    await gateway.close();
+    await cache.close();
+    await store.close();
+  }
+
+  return {
+    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
+    server,
+    firstStart,
+    stop: () => {
+      stopping ??= stop();
+      return stopping;
+    },
+  };
+}

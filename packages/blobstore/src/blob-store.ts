@@ -1,0 +1,14 @@
+/** Capture objects. Writes are create-only, so a redelivered event never rewrites or tears an object. */
+export interface BlobStore {
+  /** Stores `body` at `key` unless the key exists; resolves false when it already did. */
+  putIfAbsent(key: string, body: Buffer): Promise<boolean>;
+  get(key: string): Promise<Buffer | undefined>;
+}
+
+/** Keys are relative, slash-separated paths of safe segments. */
+export function assertSafeKey(key: string): void {
+  const segments = key.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === ".." || !/^[A-Za-z0-9._-]+$/.test(s))) {
+    throw new Error(`unsafe blob key: ${key}`);
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./blob-store.ts";
+export * from "./fs-blob-store.ts";

@@ -1,0 +1,22 @@
+/**
+ * The event bus every app publishes to and consumes from. Delivery is at least once, so
+ * consumers must be idempotent by the event's natural key (`request_id`).
+ */
+export interface EventBus {
+  /** Never blocks the caller and never throws: the event is buffered and sent in batches. */
+  publish(topic: string, key: string, payload: unknown): void;
+  /**
+   * Delivers the topic's events to `handle` in batches, shared among every subscriber of the
+   * same `group`. A batch whose handler throws is delivered again.
+   */
+  subscribe(subscription: Subscription): Promise<void>;
+  /** Resolves once every event published so far has been handed to the transport (or handled). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Subscription {
+  topic: string;
+  group: string;
+  handle(batch: unknown[]): Promise<void>;
+}

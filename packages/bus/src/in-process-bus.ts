@@ -1,0 +1,69 @@
+import type { EventBus, Subscription } from "./event-bus.ts";
+
+const maxBatch = 256;
+const retryDelayMs = 200;
+
+interface GroupQueue {
+  subscription: Subscription;
+  pending: unknown[];
+  draining: Promise<void> | null;
+}
+
+export interface InProcessBusOptions {
+  onHandlerError?: (group: string, error: unknown) => void;
+}
+
+/**
+ * The embedded bus: the same contract as Kafka, within one process. Events are delivered on a
+ * later tick, never inside `publish`, so a slow consumer never delays the response path.
+ */
+export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
+  const groupsByTopic = new Map<string, GroupQueue[]>();
+  let closed = false;
+
+  function drain(queue: GroupQueue): void {
+    if (queue.draining || closed) return;
+    queue.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      while (queue.pending.length > 0 && !closed) {
+        const batch = queue.pending.slice(0, maxBatch);
+        try {
+          await queue.subscription.handle(batch);
+          queue.pending.splice(0, batch.length);
+        } catch (error) {
+          options.onHandlerError?.(queue.subscription.group, error);
+          await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+        }
+      }
+      queue.draining = null;
+    });
+  }
+
+  return {
+    publish(topic, _key, payload) {
+      for (const queue of groupsByTopic.get(topic) ?? []) {
+        queue.pending.push(payload);
+        drain(queue);
+      }
+    },
+    async subscribe(subscription) {
+      const queues = groupsByTopic.get(subscription.topic) ?? [];
+      if (queues.some((q) => q.subscription.group === subscription.group)) {
+        throw new Error(`group ${subscription.group} already subscribed to ${subscription.topic}`);
+      }
+      queues.push({ subscription, pending: [], draining: null });
+      groupsByTopic.set(subscription.topic, queues);
+    },
+    async flush() {
+      for (;;) {
+        const busy = [...groupsByTopic.values()].flat().filter((q) => q.draining || q.pending.length > 0);
+        if (busy.length === 0 || closed) return;
+        for (const queue of busy) drain(queue);
+        await Promise.all(busy.map((q) => q.draining));
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...groupsByTopic.values()].flat().map((q) => q.draining));
+    },
+  };
+}

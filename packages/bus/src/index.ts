@@ -1,0 +1,2 @@
+export * from "./event-bus.ts";
+export * from "./in-process-bus.ts";

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { createInProcessBus } from "../src/index.ts";
+
+describe("in-process bus", () => {
+  it("delivers every event to each group, in order, after publish returns", async () => {
+    const bus = createInProcessBus();
+    const a: unknown[] = [];
+    const b: unknown[] = [];
+    await bus.subscribe({ topic: "t", group: "a", handle: async (batch) => void a.push(...batch) });
+    await bus.subscribe({ topic: "t", group: "b", handle: async (batch) => void b.push(...batch) });
+    for (let i = 0; i < 600; i++) bus.publish("t", String(i), i);
+    expect(a).toEqual([]);
+    await bus.flush();
+    expect(a).toEqual([...Array(600).keys()]);
+    expect(b).toEqual(a);
+    await bus.close();
+  });
+
+  it("redelivers a batch whose handler failed", async () => {
+    const errors: unknown[] = [];
+    const bus = createInProcessBus({ onHandlerError: (_group, error) => errors.push(error) });
+    const seen: unknown[] = [];
+    let failures = 1;
+    await bus.subscribe({
+      topic: "t",
+      group: "g",
+      handle: async (batch) => {
+        if (failures-- > 0) throw new Error("transient");
+        seen.push(...batch);
+      },
+    });
+    bus.publish("t", "k", { n: 1 });
+    await bus.flush();
+    expect(seen).toEqual([{ n: 1 }]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it("refuses a second subscriber in the same group", async () => {
+    const bus = createInProcessBus();
+    await bus.subscribe({ topic: "t", group: "g", handle: async () => {} });
+    await expect(bus.subscribe({ topic: "t", group: "g", handle: async () => {} })).rejects.toThrow();
+  });
+});

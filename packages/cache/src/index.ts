@@ -1,0 +1,3 @@
+export * from "./config-cache.ts";
+export * from "./config-entries.ts";
+export * from "./in-process-cache.ts";

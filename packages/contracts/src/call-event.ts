@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { gatewayEndpoints, gatewayModes, gatewayRoutes, providerLabels, streamOutcomes } from "./provider.ts";
+import { callUsageSchema } from "./usage.ts";
+
+export const callsTopic = "gateway.calls.v1";
+
+/** A body as bytes: UTF-8 text when the bytes are valid UTF-8, base64 otherwise. */
+export const rawBodySchema = z.object({
+  encoding: z.enum(["utf8", "base64"]),
+  data: z.string(),
+});
+export type RawBody = z.infer<typeof rawBodySchema>;
+
+/** Present only when the workload captured this request. Headers carry no credential. */
+export const callCaptureSchema = z.object({
+  request_headers: z.record(z.string(), z.string()),
+  response_headers: z.record(z.string(), z.string()),
+  request_body: rawBodySchema,
+  response_body: rawBodySchema,
+});
+export type CallCapture = z.infer<typeof callCaptureSchema>;
+
+/**
+ * `gateway.calls.v1`: one event per request that resolved to a workload. Consumers are
+ * idempotent by `request_id`. Additive fields must be optional.
+ */
+export const callEventSchema = z.object({
+  schema: z.literal(callsTopic),
+  request_id: z.string(),
+  org_id: z.string(),
+  project_id: z.string(),
+  workload_id: z.string(),
+  api_key_id: z.string(),
+  received_at: z.iso.datetime(),
+  endpoint: z.enum(gatewayEndpoints),
+  provider_label: z.enum(providerLabels),
+  mode: z.enum(gatewayModes),
+  route: z.enum(gatewayRoutes),
+  requested_model: z.string().nullable(),
+  served_model: z.string().nullable(),
+  stream: z.boolean(),
+  /** Status the caller received. */
+  status: z.number().int(),
+  first_byte_ms: z.number().nonnegative().nullable(),
+  total_ms: z.number().nonnegative(),
+  stream_outcome: z.enum(streamOutcomes),
+  /** Why the gateway itself failed the call (upstream unreachable, bad input, ...); null otherwise. */
+  error: z.object({ type: z.string(), message: z.string() }).nullable(),
+  upstream_request_id: z.string().nullable(),
+  upstream_response_id: z.string().nullable(),
+  tags: z.record(z.string(), z.string()),
+  usage: callUsageSchema.nullable(),
+  capture: callCaptureSchema.nullable(),
+});
+export type CallEvent = z.infer<typeof callEventSchema>;

@@ -1,0 +1,15 @@
+/** Request headers the gateway reads and never forwards upstream. */
+export const gatewayRequestHeaders = {
+  upstreamKey: "x-gateway-upstream-key",
+  project: "x-gateway-project",
+  workload: "x-gateway-workload",
+  tags: "x-gateway-tags",
+} as const;
+
+/** Response headers the gateway sets on every response, errors included. */
+export const gatewayResponseHeaders = {
+  requestId: "x-gateway-request-id",
+  mode: "x-gateway-mode",
+  route: "x-gateway-route",
+  effectiveModel: "x-gateway-effective-model",
+} as const;

@@ -1,0 +1,41 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+/** The one database type every app codes against; PGlite and PostgreSQL both satisfy it. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DbConfig =
+  | { kind: "pglite"; dataDir: string | null }
+  | { kind: "postgres"; url: string; max?: number };
+
+export interface DbHandle {
+  db: Db;
+  kind: DbConfig["kind"];
+  close(): Promise<void>;
+}
+
+/** Opens the relational store: PGlite on disk (or in memory when `dataDir` is null), or PostgreSQL. */
+export async function openDb(config: DbConfig): Promise<DbHandle> {
+  if (config.kind === "pglite") {
+    if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
+    const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
+    await client.waitReady;
+    return {
+      db: drizzlePglite(client, { schema }) as unknown as Db,
+      kind: "pglite",
+      close: () => client.close(),
+    };
+  }
+  const client = postgres(config.url, { max: config.max ?? 10, onnotice: () => {} });
+  return {
+    db: drizzlePostgres(client, { schema }) as unknown as Db,
+    kind: "postgres",
+    close: () => client.end({ timeout: 5 }),
+  };
+}

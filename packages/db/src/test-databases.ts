@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import type { DbConfig } from "./client.ts";
+
+/**
+ * The stores a test suite runs against: PGlite always, and PostgreSQL when
+ * `GATEWAY_TEST_POSTGRES_URL` names a server (CI sets it, and `GATEWAY_TEST_REQUIRE_POSTGRES=1`
+ * makes its absence an error instead of a skip). Each PostgreSQL use gets a database of its own.
+ */
+export function testStores(env: Record<string, string | undefined> = process.env): ("pglite" | "postgres")[] {
+  if (env.GATEWAY_TEST_POSTGRES_URL) return ["pglite", "postgres"];
+  if (env.GATEWAY_TEST_REQUIRE_POSTGRES === "1") {
+    throw new Error("GATEWAY_TEST_REQUIRE_POSTGRES=1 but GATEWAY_TEST_POSTGRES_URL is not set");
+  }
+  return ["pglite"];
+}
+
+/** A fresh, empty PostgreSQL database on the test server; dropped by the returned function. */
+export async function freshPostgresDatabase(
+  serverUrl: string,
+): Promise<{ config: Extract<DbConfig, { kind: "postgres" }>; drop(): Promise<void> }> {
+  const name = `gw_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    config: { kind: "postgres", url: url.toString(), max: 5 },
+    async drop() {
+      const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { StringDecoder } from "node:string_decoder";
+import { normaliseUsage, type ResponseFacts } from "./usage.ts";
+import type { WireFormat } from "./wire-format.ts";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export interface StreamFacts extends ResponseFacts {
+  /** The stream carried the provider's own error event. */
+  sawError: boolean;
+  /** The stream reached its format's terminal event. */
+  sawEnd: boolean;
+}
+
+/**
+ * Reads usage from an SSE stream as its bytes pass, without holding the stream: only the
+ * unfinished tail is kept, and only the few frames that can carry usage are parsed.
+ */
+export function createSseFactsTracker(format: WireFormat) {
+  const decoder = new StringDecoder("utf8");
+  let tail = "";
+  let rawUsage: Json | null = null;
+  let responseId: string | null = null;
+  let sawError = false;
+  let sawEnd = false;
+
+  function onData(data: string) {
+    if (data === "[DONE]") {
+      sawEnd = true;
+      return;
+    }
+    // The first frame always names the response; after it, skip frames that cannot matter.
+    if (responseId !== null && !mayMatter(format, data)) return;
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!isObject(event)) return;
+    if (event.type === "error" || isObject(event.error)) sawError = true;
+    switch (format) {
+      case "messages":
+        return onProviderAEvent(event);
+      case "chat_completions":
+        if (typeof event.id === "string") responseId ??= event.id;
+        if (isObject(event.usage)) rawUsage = event.usage;
+        return;
+      case "responses":
+        return onResponsesEvent(event);
+    }
+  }
+
+  // Provider A stream counts are cumulative: message_start gives the input side, and each
+  // message_delta overwrites every field it carries. Summing deltas would double count.
+  function onProviderAEvent(event: Json) {
+    if (event.type === "message_start" && isObject(event.message)) {
+      if (typeof event.message.id === "string") responseId = event.message.id;
+      if (isObject(event.message.usage)) rawUsage = { ...event.message.usage };
+    } else if (event.type === "message_delta" && isObject(event.usage)) {
+      const merged: Json = { ...(rawUsage ?? {}) };
+      for (const [field, value] of Object.entries(event.usage)) if (value !== null) merged[field] = value;
+      rawUsage = merged;
+    } else if (event.type === "message_stop") {
+      sawEnd = true;
+    }
+  }
+
+  function onResponsesEvent(event: Json) {
+    const response = isObject(event.response) ? event.response : null;
+    if (response && typeof response.id === "string") responseId ??= response.id;
+    if (typeof event.type === "string" && terminalResponsesEvents.has(event.type)) {
+      sawEnd = true;
+      if (response && isObject(response.usage)) rawUsage = response.usage;
+    }
+  }
+
+  function onFrame(frame: string) {
+    for (const line of frame.split("\n")) {
+      if (line.startsWith("data:")) onData(line.slice(line[5] === " " ? 6 : 5).trimEnd());
+      else if (line.startsWith("event: error") || line.startsWith("event:error")) sawError = true;
+    }
+  }
+
+  return {
+    push(chunk: Buffer) {
+      tail += decoder.write(chunk);
+      let end = frameEnd(tail);
+      while (end.index !== -1) {
+        onFrame(tail.slice(0, end.index));
+        tail = tail.slice(end.index + end.length);
+        end = frameEnd(tail);
+      }
+    },
+    finish(): StreamFacts {
+      tail += decoder.end();
+      if (tail.trim() !== "") onFrame(tail);
+      tail = "";
+      return { usage: normaliseUsage(format, rawUsage), responseId, sawError, sawEnd };
+    },
+  };
+}
+
+const terminalResponsesEvents = new Set([
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+  "response.done",
+]);
+
+/** Cheap test before JSON.parse: most frames are content deltas that cannot carry usage. */
+function mayMatter(format: WireFormat, data: string): boolean {
+  switch (format) {
+    case "messages":
+      return (
+        data.includes("message_start") ||
+        data.includes("message_delta") ||
+        data.includes("message_stop") ||
+        data.includes('"error"')
+      );
+    case "chat_completions":
+      return data.includes('"usage":{') || data.includes('"error"') || !data.includes('"choices"');
+    case "responses":
+      return !data.includes('"response.output_') && !data.includes('"response.content_part');
+  }
+}
+
+/** Frames end at a blank line; providers use LF, but CRLF is legal SSE. */
+function frameEnd(text: string): { index: number; length: number } {
+  const lf = text.indexOf("\n\n");
+  const crlf = text.indexOf("\r\n\r\n");
+  if (crlf !== -1 && (lf === -1 || crlf < lf)) return { index: crlf, length: 4 };
+  return { index: lf, length: 2 };
+}

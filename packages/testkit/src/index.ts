@@ -1,0 +1,4 @@
+export { startMockProviderA } from "./provider-a/provider-a.ts";
+export { startMockProviderB } from "./provider-b/provider-b.ts";
+export { type MockProviders, startMockProviders } from "./start-mock-providers.ts";
+export type { MockProvider, MockProviderOptions, RecordedRequest } from "./types.ts";
