@@ -5,6 +5,7 @@ import {
   factsFromJsonBody,
   gatewayError,
   midStreamErrorFrame,
+  type SseFactsTracker,
   upstreamCredentialHeader,
   upstreamRequestIdHeader,
 } from "@gateway/providers";
@@ -56,8 +57,9 @@ export async function forward(
   };
   res.on("close", onClientGone);
 
-  let sse: ReturnType<typeof createSseFactsTracker> | null = null;
-  let jsonChunks: Buffer[] | null = null;
+  // Set once the response head arrives: SSE is read frame by frame as it passes, a billable JSON
+  // body is kept until its end to read its usage.
+  const reading: { sse: SseFactsTracker | null; json: Buffer[] | null } = { sse: null, json: null };
 
   try {
     await dispatcher.stream(
@@ -74,16 +76,16 @@ export async function forward(
         call.status = statusCode;
         call.upstreamRequestId = singleHeader(headers[upstreamRequestIdHeader(spec.provider)]) ?? null;
         const isSse = (singleHeader(headers["content-type"]) ?? "").startsWith("text/event-stream");
-        if (isSse) sse = createSseFactsTracker(format);
-        else if (spec.billable && statusCode < 300) jsonChunks = [];
+        if (isSse) reading.sse = createSseFactsTracker(format);
+        else if (spec.billable && statusCode < 300) reading.json = [];
         const outgoing = { ...downstreamResponseHeaders(headers), ...gatewayHeaders(call) };
         if (call.capture) call.capture.responseHeaders = captureHeaders(outgoing);
         res.writeHead(statusCode, outgoing);
         // An event stream's headers go out at once, not with its first frame.
         if (isSse) res.flushHeaders();
         return responseSink(res, (chunk) => {
-          sse?.push(chunk);
-          jsonChunks?.push(chunk);
+          reading.sse?.push(chunk);
+          reading.json?.push(chunk);
           call.capture?.responseBody.push(chunk);
         });
       },
@@ -104,7 +106,7 @@ export async function forward(
       res.writeHead(failure.status, { "content-type": "application/json", ...gatewayHeaders(call) });
       res.end(failure.body);
       call.capture?.responseBody.push(Buffer.from(failure.body));
-    } else if (sse) {
+    } else if (reading.sse) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
       call.outcome = "truncated";
@@ -119,15 +121,15 @@ export async function forward(
     res.off("close", onClientGone);
   }
 
-  const facts = sse
-    ? (sse as ReturnType<typeof createSseFactsTracker>).finish()
-    : jsonChunks
-      ? factsFromJsonBody(format, Buffer.concat(jsonChunks))
-      : null;
-  if (facts) {
+  if (reading.sse) {
+    const facts = reading.sse.finish();
     call.usage = spec.billable ? facts.usage : null;
     call.upstreamResponseId = facts.responseId;
-    if ("sawError" in facts && facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
+    if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
+  } else if (reading.json) {
+    const facts = factsFromJsonBody(format, Buffer.concat(reading.json));
+    call.usage = facts.usage;
+    call.upstreamResponseId = facts.responseId;
   }
 }
 

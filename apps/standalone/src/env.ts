@@ -16,7 +16,9 @@ export const standaloneEnvSchema = gatewayEnvSchema.extend({
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;
 
 export function parseEnv(source: Record<string, string | undefined>): StandaloneEnv {
-  const parsed = standaloneEnvSchema.safeParse(source);
+  // An empty variable (`FOO=` in a compose file or a shell) means "not set".
+  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = standaloneEnvSchema.safeParse(set);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Invalid configuration:\n${problems}`);

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { request } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./harness.ts";
@@ -141,7 +142,7 @@ describe("bad input", () => {
     const res = await request(`${h.gateway.url}/v1/chat/completions`, {
       method: "POST",
       headers: auth,
-      body: chunked(),
+      body: Readable.from(chunked()),
     });
     await expectProviderBError(res, 413, "request_too_large");
     await expectProviderAError(

@@ -1,6 +1,6 @@
 import { testStores } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, operatorToken, startHarness } from "./harness.ts";
+import { type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
 
 describe.each(testStores())("control plane (%s)", (store) => {
   let h: Harness;
@@ -24,7 +24,7 @@ describe.each(testStores())("control plane (%s)", (store) => {
       headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
       body: JSON.stringify({ name }),
     });
-    return { status: res.status, json: await res.json() };
+    return { status: res.status, json: (await res.json()) as Json };
   }
 
   describe("operator orgs", () => {
@@ -52,7 +52,7 @@ describe.each(testStores())("control plane (%s)", (store) => {
         body: JSON.stringify({ name: "x" }),
       });
       expect(res.status).toBe(401);
-      expect((await res.json()).error.code).toBe("unauthorized");
+      expect(((await res.json()) as Json).error.code).toBe("unauthorized");
       const wrong = await h.cp("POST", "/operator/v1/orgs", { name: "x" }, h.apiKey);
       expect(wrong.status).toBe(401);
       const bad = await fetch(`${h.gateway.url}/operator/v1/orgs`, {
@@ -61,7 +61,7 @@ describe.each(testStores())("control plane (%s)", (store) => {
         body: JSON.stringify({ name: "", extra: 1 }),
       });
       expect(bad.status).toBe(400);
-      const body = await bad.json();
+      const body = (await bad.json()) as Json;
       expect(body.error.code).toBe("bad_request");
       expect(body.error.message).toContain("name");
     });
@@ -205,7 +205,7 @@ describe.each(testStores())("control plane (%s)", (store) => {
     it("missing or malformed credentials get 401", async () => {
       const res = await fetch(h.gateway.url + admin("/api_keys"));
       expect(res.status).toBe(401);
-      expect((await res.json()).error.code).toBe("unauthorized");
+      expect(((await res.json()) as Json).error.code).toBe("unauthorized");
       expect((await h.cp("GET", admin("/api_keys"), undefined, "sk_wrong")).status).toBe(401);
     });
   });

@@ -5,11 +5,14 @@ import { type Harness, startHarness } from "./harness.ts";
 
 const upstreamKey = "sk-upstream-canary-7d1f0c";
 
-const chatBody = { model: "gpt-5.4-mini", messages: [{ role: "user", content: "Name one prime above 90." }] };
+const chatBody = {
+  model: "gpt-5.4-mini",
+  messages: [{ role: "user" as const, content: "Name one prime above 90." }],
+};
 const messagesBody = {
   model: "claude-sonnet-5",
   max_tokens: 256,
-  messages: [{ role: "user", content: "Name one prime above 90." }],
+  messages: [{ role: "user" as const, content: "Name one prime above 90." }],
 };
 
 /** POSTs raw bytes and returns the raw response, so that bodies can be compared byte for byte. */

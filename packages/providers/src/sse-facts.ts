@@ -101,6 +101,8 @@ export function createSseFactsTracker(format: WireFormat) {
   };
 }
 
+export type SseFactsTracker = ReturnType<typeof createSseFactsTracker>;
+
 const terminalResponsesEvents = new Set([
   "response.completed",
   "response.incomplete",

@@ -1,0 +1,2 @@
+export * from "./in-process-queue.ts";
+export * from "./job-queue.ts";

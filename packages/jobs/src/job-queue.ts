@@ -1,0 +1,25 @@
+/**
+ * Background jobs (pricing, re-pricing, rollups): enqueued by one part, run by a worker, retried
+ * with backoff, and parked as dead letters when they keep failing. BullMQ in the distributed
+ * deployment; an in-process runner in the embedded one.
+ */
+export interface JobQueue {
+  /** Enqueues `payload` for `name`. A job with the same `jobId` that is still pending is not added twice. */
+  add(name: string, payload: unknown, options?: { jobId?: string; delayMs?: number }): Promise<void>;
+  /** Runs every job of `name` through `handler`; one worker per name per process. */
+  process(name: string, handler: (payload: unknown) => Promise<void>, policy?: RetryPolicy): void;
+  /** Resolves when no job is pending or running. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  backoffMs: number;
+}
+
+export interface DeadLetter {
+  name: string;
+  payload: unknown;
+  error: string;
+}
