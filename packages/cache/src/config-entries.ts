@@ -22,6 +22,27 @@ export interface WorkloadEntry {
   routeTrafficPct: number;
 }
 
+/** Where and how a catalog model is served. The credential is named, never stored. */
+export interface DeploymentEntry {
+  id: string;
+  providerLabel: "provider_a" | "provider_b" | "managed";
+  wireFormat: "messages" | "chat_completions" | "responses";
+  baseUrl: string;
+  upstreamModel: string;
+  credentialEnv: string;
+  priority: number;
+}
+
+/** A public catalog model with its deployments (lowest `priority` first). */
+export interface CatalogModelEntry {
+  id: string;
+  displayName: string;
+  active: boolean;
+  /** Unix seconds. */
+  created: number;
+  deployments: DeploymentEntry[];
+}
+
 /** Cache keys, in one place so that writer and reader cannot drift apart. */
 export const configKeys = {
   apiKey: (keyHash: string) => `apikey:${keyHash}`,
@@ -29,6 +50,9 @@ export const configKeys = {
   defaultProject: (orgId: string) => `project-default:${orgId}`,
   workload: (projectId: string, name: string) => `workload:${projectId}:${name}`,
   defaultWorkload: (projectId: string) => `workload-default:${projectId}`,
+  catalogModel: (modelId: string) => `catalog:${modelId}`,
+  /** The ids of every catalog model, in display order. */
+  catalogIndex: () => "catalog-index",
 };
 
 /** Typed reads for the gateway. A null slug or name means "the default one". */
@@ -43,6 +67,8 @@ export function configReader(cache: ConfigCache) {
       cache.get<WorkloadEntry>(
         name === null ? configKeys.defaultWorkload(projectId) : configKeys.workload(projectId, name),
       ),
+    catalogModel: (modelId: string) => cache.get<CatalogModelEntry>(configKeys.catalogModel(modelId)),
+    catalogIndex: async () => (await cache.get<string[]>(configKeys.catalogIndex())) ?? [],
   };
 }
 export type ConfigReader = ReturnType<typeof configReader>;

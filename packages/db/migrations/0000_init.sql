@@ -29,6 +29,7 @@ CREATE TABLE "calls" (
 	"total_ms" double precision NOT NULL,
 	"stream_outcome" text NOT NULL,
 	"error_type" text,
+	"fallback_reason" text,
 	"upstream_request_id" text,
 	"upstream_response_id" text,
 	"tags" jsonb NOT NULL,

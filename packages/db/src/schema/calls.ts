@@ -32,6 +32,8 @@ export const calls = pgTable(
     totalMs: doublePrecision("total_ms").notNull(),
     streamOutcome: text("stream_outcome").notNull(),
     errorType: text("error_type"),
+    /** Why a routed call fell back to the original model (`timeout` or `error`); null otherwise. */
+    fallbackReason: text("fallback_reason"),
     upstreamRequestId: text("upstream_request_id"),
     upstreamResponseId: text("upstream_response_id"),
     tags: jsonb("tags").$type<Record<string, string>>().notNull(),
