@@ -36,6 +36,8 @@ export const callEventSchema = z.object({
   provider_label: z.enum(providerLabels),
   mode: z.enum(gatewayModes),
   route: z.enum(gatewayRoutes),
+  /** Why a routed request was re-issued to the original model; set only on `route: "fallback"`. */
+  fallback_reason: z.enum(["timeout", "error"]).nullable().optional(),
   requested_model: z.string().nullable(),
   served_model: z.string().nullable(),
   stream: z.boolean(),
