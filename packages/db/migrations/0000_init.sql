@@ -10,6 +10,27 @@ CREATE TABLE "api_keys" (
 	CONSTRAINT "api_keys_key_hash_unique" UNIQUE("key_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "call_rollups_hourly" (
+	"project_id" text NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
+	"workload_id" text NOT NULL,
+	"provider_label" text NOT NULL,
+	"model" text NOT NULL,
+	"route" text NOT NULL,
+	"requests" bigint NOT NULL,
+	"errors" bigint NOT NULL,
+	"errors_5xx" bigint NOT NULL,
+	"failing" bigint NOT NULL,
+	"timeouts" bigint NOT NULL,
+	"input_tokens" bigint NOT NULL,
+	"cache_read_input_tokens" bigint NOT NULL,
+	"cache_creation_input_tokens" bigint NOT NULL,
+	"output_tokens" bigint NOT NULL,
+	"priced_requests" bigint NOT NULL,
+	"customer_cost_usd" numeric NOT NULL,
+	CONSTRAINT "call_rollups_hourly_pk" PRIMARY KEY("project_id","hour","workload_id","provider_label","model","route")
+);
+--> statement-breakpoint
 CREATE TABLE "calls" (
 	"request_id" text PRIMARY KEY NOT NULL,
 	"org_id" text NOT NULL,
@@ -43,6 +64,7 @@ CREATE TABLE "calls" (
 	"pricing_status" text DEFAULT 'unpriced' NOT NULL,
 	"unpriced_reason" text,
 	"price_id" text,
+	"priced_at" timestamp with time zone,
 	"uncached_input_usd" numeric,
 	"cache_write_usd" numeric,
 	"cache_read_usd" numeric,
@@ -131,6 +153,8 @@ CREATE INDEX "api_keys_org_idx" ON "api_keys" USING btree ("org_id","created_at"
 CREATE INDEX "calls_project_time_idx" ON "calls" USING btree ("project_id","received_at");--> statement-breakpoint
 CREATE INDEX "calls_org_upstream_request_idx" ON "calls" USING btree ("org_id","upstream_request_id");--> statement-breakpoint
 CREATE INDEX "calls_org_upstream_response_idx" ON "calls" USING btree ("org_id","upstream_response_id");--> statement-breakpoint
+CREATE INDEX "calls_project_problem_idx" ON "calls" USING btree ("project_id","received_at") WHERE "calls"."status" >= 400 or "calls"."stream_outcome" in ('truncated', 'upstream_error') or "calls"."route" = 'fallback';--> statement-breakpoint
+CREATE INDEX "calls_pricing_pending_idx" ON "calls" USING btree ("received_at") WHERE "calls"."unpriced_reason" = 'pricing_pending';--> statement-breakpoint
 CREATE INDEX "capture_index_project_idx" ON "capture_index" USING btree ("project_id","uploaded_at","request_id");--> statement-breakpoint
 CREATE INDEX "capture_index_workload_idx" ON "capture_index" USING btree ("project_id","workload_id","uploaded_at","request_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "prices_model_from_uq" ON "prices" USING btree ("model","effective_from");--> statement-breakpoint

@@ -4,6 +4,7 @@ import { type DbHandle, freshPostgresDatabase, openDb, runMigrations, testStores
 
 const expectedTables = [
   "api_keys",
+  "call_rollups_hourly",
   "calls",
   "capture_index",
   "catalog_deployments",

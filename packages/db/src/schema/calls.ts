@@ -1,3 +1,5 @@
+import { unpricedReasons } from "@gateway/contracts";
+import { sql } from "drizzle-orm";
 import {
   boolean,
   doublePrecision,
@@ -47,8 +49,10 @@ export const calls = pgTable(
     pricingStatus: text("pricing_status", { enum: ["priced", "unpriced"] })
       .notNull()
       .default("unpriced"),
-    unpricedReason: text("unpriced_reason"),
+    unpricedReason: text("unpriced_reason", { enum: unpricedReasons }),
+    /** The price row (version) a priced call used. */
     priceId: text("price_id"),
+    pricedAt: timestamp("priced_at", { withTimezone: true, mode: "date" }),
     uncachedInputUsd: numeric("uncached_input_usd"),
     cacheWriteUsd: numeric("cache_write_usd"),
     cacheReadUsd: numeric("cache_read_usd"),
@@ -59,5 +63,13 @@ export const calls = pgTable(
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
     index("calls_org_upstream_request_idx").on(t.orgId, t.upstreamRequestId),
     index("calls_org_upstream_response_idx").on(t.orgId, t.upstreamResponseId),
+    // Reports list example ids and last failure times from the few problem calls only.
+    index("calls_project_problem_idx")
+      .on(t.projectId, t.receivedAt)
+      .where(
+        sql`${t.status} >= 400 or ${t.streamOutcome} in ('truncated', 'upstream_error') or ${t.route} = 'fallback'`,
+      ),
+    // The start-up sweep finds calls whose pricing job was lost.
+    index("calls_pricing_pending_idx").on(t.receivedAt).where(sql`${t.unpricedReason} = 'pricing_pending'`),
   ],
 );
