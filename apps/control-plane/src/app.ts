@@ -1,37 +1,72 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { type RegisteredRoute, routeRegistry } from "./route-registry.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
+import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
+import { registerOperatorPrices } from "./routes/operator-prices.ts";
 import { registerProjects } from "./routes/projects.ts";
+import { registerReference } from "./routes/reference.ts";
+import { registerRouting } from "./routes/routing.ts";
 import { registerWorkloads } from "./routes/workloads.ts";
 import type { AppEnv, Services } from "./services/context.ts";
 
-/** The control plane's HTTP surfaces: operator, admin and customer. */
-export function createControlPlaneApp(services: Services) {
+/** Control-plane bodies are small JSON documents; anything bigger is refused unread. */
+const maxBodyBytes = 1024 * 1024;
+
+export const surfaces = {
+  operator: "/operator/v1",
+  admin: "/admin/v1/orgs/:org_id",
+  customer: "/customer/v1/orgs/:org_id/projects/:project_id",
+} as const;
+
+/**
+ * The control plane's HTTP surfaces: operator, admin, customer, and the public reference. Every
+ * route is mounted through the registry, which is also what `/openapi.json` and `/docs` show.
+ */
+export function createControlPlane(services: Services): {
+  app: Hono<AppEnv>;
+  routes: readonly RegisteredRoute[];
+} {
+  const registry = routeRegistry();
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {
     c.set("services", services);
     await next();
   });
+  app.use(
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => {
+        throw new ApiError("payload_too_large", `Request bodies are limited to ${maxBodyBytes} bytes.`);
+      },
+    }),
+  );
+
+  registerReference(registry.table(app, "", null, "Reference"), registry.routes);
 
   const operator = new Hono<AppEnv>();
   operator.use(requireOperator);
-  registerOperatorOrgs(operator);
-  app.route("/operator/v1", operator);
+  registerOperatorOrgs(registry.table(operator, surfaces.operator, "operator", "Operator: orgs"));
+  registerOperatorCatalog(registry.table(operator, surfaces.operator, "operator", "Operator: catalog"));
+  registerOperatorPrices(registry.table(operator, surfaces.operator, "operator", "Operator: prices"));
+  app.route(surfaces.operator, operator);
 
   const admin = new Hono<AppEnv>();
   admin.use(requireOrgKey);
-  registerApiKeys(admin);
-  registerProjects(admin);
-  app.route("/admin/v1/orgs/:org_id", admin);
+  registerApiKeys(registry.table(admin, surfaces.admin, "orgKey", "API keys"));
+  registerProjects(registry.table(admin, surfaces.admin, "orgKey", "Projects"));
+  registerRouting(registry.table(admin, surfaces.admin, "orgKey", "Routing"));
+  app.route(surfaces.admin, admin);
 
   const customer = new Hono<AppEnv>();
   customer.use(requireOrgKey);
-  registerWorkloads(customer);
-  registerCaptures(customer);
-  app.route("/customer/v1/orgs/:org_id/projects/:project_id", customer);
+  registerWorkloads(registry.table(customer, surfaces.customer, "orgKey", "Workloads"));
+  registerCaptures(registry.table(customer, surfaces.customer, "orgKey", "Captures"));
+  app.route(surfaces.customer, customer);
 
   app.notFound((c) =>
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),
@@ -41,5 +76,9 @@ export function createControlPlaneApp(services: Services) {
     services.log.error("control-plane request failed", { path: c.req.path, error: String(error) });
     return errorResponse(c, new ApiError("internal_error", "Internal error."));
   });
-  return app;
+  return { app, routes: registry.routes };
+}
+
+export function createControlPlaneApp(services: Services) {
+  return createControlPlane(services).app;
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError, validationError } from "./errors.ts";
 
 /** Parses a JSON body against `schema`; an absent body counts as `{}`. */
@@ -22,4 +22,31 @@ export function queryParams<T extends z.ZodType>(c: Context, schema: T): z.infer
   const parsed = schema.safeParse(c.req.query());
   if (!parsed.success) throw validationError(parsed.error);
   return parsed.data;
+}
+
+/**
+ * A page size from the query string: digits only (no `1e2`, `0x10`, `NaN` or `-1`, which a plain
+ * coercion would take or mangle), then 1 to 100.
+ */
+export function pageLimit(defaultLimit: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,4}$/, "Expected a whole number from 1 to 100")
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(100))
+    .default(defaultLimit)
+    .meta({ description: `Page size, 1 to 100 (default ${defaultLimit}).` });
+}
+
+/** `limit` and the opaque `cursor` of the previous page's answer. */
+export function pageQuery(defaultLimit: number) {
+  return z.strictObject({
+    limit: pageLimit(defaultLimit),
+    cursor: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .meta({ description: "The `cursor` of the previous page; omit for the first page." }),
+  });
 }

@@ -11,6 +11,8 @@ export const standaloneEnvSchema = gatewayEnvSchema.extend({
   GATEWAY_OPERATOR_TOKEN: z.string().min(16).optional(),
   /** Signs pagination cursors; a random one per start when unset (cursors then end with the process). */
   GATEWAY_CURSOR_SECRET: z.string().min(16).optional(),
+  /** JSON file of catalog models with their deployments, upserted at every start. */
+  GATEWAY_CATALOG_FILE: z.string().min(1).optional(),
   GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
 });
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;

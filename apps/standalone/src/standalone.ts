@@ -4,10 +4,16 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessBus } from "@gateway/bus";
-import { createInProcessCache } from "@gateway/cache";
+import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createLogger, type Logger } from "@gateway/contracts";
-import { configSync, createControlPlaneApp, createOrg, cursorCodec } from "@gateway/control-plane";
+import {
+  configSync,
+  createControlPlaneApp,
+  createOrg,
+  cursorCodec,
+  loadCatalogFile,
+} from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
 import { openDb, orgs, runMigrations } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
@@ -17,6 +23,8 @@ import type { StandaloneEnv } from "./env.ts";
 export interface Standalone {
   url: string;
   server: Server;
+  /** The config cache the gateway reads; exposed so tests can see what the control plane published. */
+  cache: ConfigCache;
   /** Set on the first start of an empty store: the new org and its starter key, shown once. */
   firstStart: { orgId: string; apiKey: string } | null;
   /** Stops accepting, lets in-flight requests finish (bounded), flushes events, closes stores. */
@@ -59,6 +67,10 @@ export async function startStandalone(
     log,
     operatorToken: env.GATEWAY_OPERATOR_TOKEN ?? null,
   };
+  if (env.GATEWAY_CATALOG_FILE) {
+    const count = await loadCatalogFile(services, env.GATEWAY_CATALOG_FILE);
+    log.info("catalog loaded", { file: env.GATEWAY_CATALOG_FILE, models: count });
+  }
   let firstStart: Standalone["firstStart"] = null;
   const [anyOrg] = await db.select({ id: orgs.id }).from(orgs).limit(1);
   if (!anyOrg) {
@@ -101,6 +113,7 @@ export async function startStandalone(
   return {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     server,
+    cache,
     firstStart,
     stop: () => {
       stopping ??= stop();

@@ -24,6 +24,10 @@ export interface Harness {
   projectId: string;
   /** JSON request to the control plane with the org's key (or `key`). */
   cp(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; json: Json }>;
+  /** JSON request to the operator surface with the operator token. */
+  op(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }>;
+  /** A BYO chat-completions call through the gateway with `key`; returns the status. */
+  chat(key: string, headers?: Record<string, string>): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -76,6 +80,16 @@ export async function startHarness(
     apiKey,
     projectId: project.json.id,
     cp,
+    op: (method, path, body) => cp(method, path, body, operatorToken),
+    async chat(key, headers = {}) {
+      const res = await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "x-gateway-upstream-key": "sk-up", ...headers },
+        body: JSON.stringify({ model: "gpt-5.4-mini", messages: [] }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    },
     async close() {
       await gateway.stop();
       await mocks.close();

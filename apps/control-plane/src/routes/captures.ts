@@ -1,57 +1,104 @@
-import { captureIndex } from "@gateway/db";
+import { captureIndex, workloads } from "@gateway/db";
 import { and, asc, desc, eq, lt, or, type SQL } from "drizzle-orm";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import { z } from "zod";
 import { notFound } from "../errors.ts";
+import { pathParam, type RouteTable } from "../route-registry.ts";
 import type { AppEnv } from "../services/context.ts";
 import { findLiveProject } from "../services/projects.ts";
-import { captureListItem } from "../services/serialize.ts";
-import { queryParams } from "../validate.ts";
+import { captureListItem, captureListItemSchema } from "../services/serialize.ts";
+import { pageQuery } from "../validate.ts";
 
-export const listCapturesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  cursor: z.string().min(1).optional(),
+export const listCapturesQuery = pageQuery(25);
+type ListQuery = z.output<typeof listCapturesQuery>;
+
+export const captureListResponse = z.object({
+  captures: z.array(captureListItemSchema),
+  truncated: z.boolean().meta({ description: "True when more rows exist past this page." }),
+  cursor: z.string().nullable().meta({ description: "Pass back as `cursor`; null when not truncated." }),
 });
+export const workloadCaptureListResponse = captureListResponse.extend({
+  scanned_through: z.iso.date().meta({ description: "The oldest day the listing has examined." }),
+});
+export const captureEnvelope = z
+  .looseObject({ request_id: z.string() })
+  .meta({ description: "The stored capture envelope, byte for byte (see docs/decisions.md)." });
 
 /** /customer/v1/orgs/:org_id/projects/:project_id/captures and the per-workload listing. */
-export function registerCaptures(app: Hono<AppEnv>) {
-  app.get("/captures", async (c) => {
-    const project = await liveProject(c);
-    return c.json(await listPage(c, `captures:${project.id}`, eq(captureIndex.projectId, project.id)));
-  });
-
-  app.get("/workloads/:workload_id/captures", async (c) => {
-    const project = await liveProject(c);
-    const workloadId = c.req.param("workload_id");
-    const scope = eq(captureIndex.workloadId, workloadId);
-    const page = await listPage(
-      c,
-      `captures:${project.id}:${workloadId}`,
-      and(eq(captureIndex.projectId, project.id), scope)!,
-    );
-    return c.json({ ...page, scanned_through: await scannedThrough(c, project.id, page) });
-  });
-
-  app.get("/captures/:request_id", async (c) => {
-    const project = await liveProject(c);
-    const { db, blobs } = c.get("services");
-    const [row] = await db
-      .select()
-      .from(captureIndex)
-      .where(
-        and(eq(captureIndex.projectId, project.id), eq(captureIndex.requestId, c.req.param("request_id"))),
+export function registerCaptures(t: RouteTable) {
+  t.add(
+    {
+      method: "get",
+      path: "/captures",
+      summary: "List the project's captures, newest first",
+      query: listCapturesQuery,
+      responses: { 200: { description: "One page.", schema: captureListResponse } },
+    },
+    async (c, { query }) => {
+      const project = await liveProject(c);
+      return c.json(
+        await listPage(c, query, `captures:${project.id}`, eq(captureIndex.projectId, project.id)),
       );
-    const object = row ? await blobs.get(row.key) : undefined;
-    if (!object) throw notFound("Capture");
-    // The stored object is the envelope as one JSON line: serve its bytes as they are.
-    return c.body(new Uint8Array(object), 200, {
-      "content-type": "application/json",
-    });
-  });
+    },
+  );
+
+  t.add(
+    {
+      method: "get",
+      path: "/workloads/:workload_id/captures",
+      summary: "List one workload's captures, newest first",
+      query: listCapturesQuery,
+      responses: { 200: { description: "One page.", schema: workloadCaptureListResponse } },
+    },
+    async (c, { query }) => {
+      const project = await liveProject(c);
+      const workloadId = pathParam(c, "workload_id");
+      // A workload of another project (or org) is not found, rather than an empty listing.
+      const [workload] = await c
+        .get("services")
+        .db.select({ id: workloads.id })
+        .from(workloads)
+        .where(and(eq(workloads.projectId, project.id), eq(workloads.id, workloadId)));
+      if (!workload) throw notFound("Workload");
+      const scope = eq(captureIndex.workloadId, workloadId);
+      const page = await listPage(
+        c,
+        query,
+        `captures:${project.id}:${workloadId}`,
+        and(eq(captureIndex.projectId, project.id), scope)!,
+      );
+      return c.json({ ...page, scanned_through: await scannedThrough(c, project.id, page) });
+    },
+  );
+
+  t.add(
+    {
+      method: "get",
+      path: "/captures/:request_id",
+      summary: "Read one capture envelope",
+      responses: { 200: { description: "The envelope as stored.", schema: captureEnvelope } },
+    },
+    async (c) => {
+      const project = await liveProject(c);
+      const { db, blobs } = c.get("services");
+      const [row] = await db
+        .select()
+        .from(captureIndex)
+        .where(
+          and(eq(captureIndex.projectId, project.id), eq(captureIndex.requestId, pathParam(c, "request_id"))),
+        );
+      const object = row ? await blobs.get(row.key) : undefined;
+      if (!object) throw notFound("Capture");
+      // The stored object is the envelope as one JSON line: serve its bytes as they are.
+      return c.body(new Uint8Array(object), 200, {
+        "content-type": "application/json",
+      });
+    },
+  );
 }
 
 async function liveProject(c: Context<AppEnv>) {
-  const project = await findLiveProject(c.get("services").db, c.get("orgId"), c.req.param("project_id")!);
+  const project = await findLiveProject(c.get("services").db, c.get("orgId"), pathParam(c, "project_id"));
   if (!project) throw notFound("Project");
   return project;
 }
@@ -63,8 +110,8 @@ interface Page {
 }
 
 /** Newest first, keyset-paged on (uploaded_at, request_id); the cursor is bound to its scope. */
-async function listPage(c: Context<AppEnv>, scope: string, where: SQL): Promise<Page> {
-  const { limit, cursor } = queryParams(c, listCapturesQuery);
+async function listPage(c: Context<AppEnv>, query: ListQuery, scope: string, where: SQL): Promise<Page> {
+  const { limit, cursor } = query;
   const { db, cursors } = c.get("services");
   let after: SQL | undefined;
   if (cursor) {

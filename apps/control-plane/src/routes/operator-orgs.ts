@@ -1,15 +1,56 @@
-import type { Hono } from "hono";
+import { orgs } from "@gateway/db";
+import { asc, gt } from "drizzle-orm";
 import { z } from "zod";
-import type { AppEnv } from "../services/context.ts";
+import type { RouteTable } from "../route-registry.ts";
 import { createOrg } from "../services/orgs.ts";
-import { jsonBody } from "../validate.ts";
+import { afterId, pageOf } from "../services/paging.ts";
+import { apiKeyCreatedSchema, orgObject, orgSchema, projectSchema } from "../services/serialize.ts";
+import { pageQuery } from "../validate.ts";
 
 export const createOrgRequest = z.strictObject({ name: z.string().trim().min(1).max(200) });
+export const listOrgsQuery = pageQuery(20);
+export const orgCreatedResponse = z.object({
+  org: orgSchema,
+  api_key: apiKeyCreatedSchema,
+  default_project: projectSchema,
+});
+export const orgListResponse = z.object({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
 
-/** POST /operator/v1/orgs: the org, its default project, and its starter key (shown once). */
-export function registerOperatorOrgs(app: Hono<AppEnv>) {
-  app.post("/orgs", async (c) => {
-    const { name } = await jsonBody(c, createOrgRequest);
-    return c.json(await createOrg(c.get("services"), name), 201);
-  });
+/** /operator/v1/orgs */
+export function registerOperatorOrgs(t: RouteTable) {
+  t.add(
+    {
+      method: "post",
+      path: "/orgs",
+      summary: "Create an org with its default project and starter key",
+      description: "The starter key's value is in this response only.",
+      body: createOrgRequest,
+      responses: {
+        201: { description: "The org, its starter key and default project.", schema: orgCreatedResponse },
+      },
+    },
+    async (c, { body }) => c.json(await createOrg(c.get("services"), body.name), 201),
+  );
+
+  t.add(
+    {
+      method: "get",
+      path: "/orgs",
+      summary: "List orgs",
+      query: listOrgsQuery,
+      responses: { 200: { description: "One page, oldest first.", schema: orgListResponse } },
+    },
+    async (c, { query }) => {
+      const { db, cursors } = c.get("services");
+      const after = afterId(cursors, "orgs", query.cursor);
+      const rows = await db
+        .select()
+        .from(orgs)
+        .where(after ? gt(orgs.id, after) : undefined)
+        .orderBy(asc(orgs.id))
+        .limit(query.limit + 1);
+      const page = pageOf(rows, query.limit, cursors, "orgs");
+      return c.json({ orgs: page.items.map(orgObject), cursor: page.cursor });
+    },
+  );
 }

@@ -1,10 +1,19 @@
-import type { ApiKeyEntry, ConfigCache, ProjectEntry, WorkloadEntry } from "@gateway/cache";
+import type {
+  ApiKeyEntry,
+  CatalogModelEntry,
+  ConfigCache,
+  DeploymentEntry,
+  ProjectEntry,
+  WorkloadEntry,
+} from "@gateway/cache";
 import { configKeys } from "@gateway/cache";
-import { apiKeys, type Db, projects, workloads } from "@gateway/db";
-import { and, eq, isNull } from "drizzle-orm";
+import { apiKeys, catalogDeployments, catalogModels, type Db, projects, workloads } from "@gateway/db";
+import { and, asc, eq, isNull } from "drizzle-orm";
 
 type ProjectRow = typeof projects.$inferSelect;
 type WorkloadRow = typeof workloads.$inferSelect;
+type ModelRow = typeof catalogModels.$inferSelect;
+type DeploymentRow = typeof catalogDeployments.$inferSelect;
 
 /**
  * Writes configuration through to the gateway's cache. Postgres stays the source of truth;
@@ -23,6 +32,16 @@ export function configSync(cache: ConfigCache) {
     routeTrafficPct: w.routeTrafficPct,
   });
 
+  const deploymentEntry = (d: DeploymentRow): DeploymentEntry => ({
+    id: d.id,
+    providerLabel: d.providerLabel,
+    wireFormat: d.wireFormat,
+    baseUrl: d.baseUrl,
+    upstreamModel: d.upstreamModel,
+    credentialEnv: d.credentialEnv,
+    priority: d.priority,
+  });
+
   const sync = {
     async apiKey(keyHash: string, entry: ApiKeyEntry) {
       await cache.set(configKeys.apiKey(keyHash), entry);
@@ -32,6 +51,8 @@ export function configSync(cache: ConfigCache) {
     },
     async project(p: ProjectRow) {
       if (p.deletedAt) {
+        // Dropping the project key is what makes the gateway stop resolving it; its workload
+        // keys are unreachable from then on and are dropped by `deletedProjectWorkloads`.
         await cache.delete(configKeys.project(p.orgId, p.slug));
         if (p.isDefault) await cache.delete(configKeys.defaultProject(p.orgId));
         return;
@@ -46,6 +67,44 @@ export function configSync(cache: ConfigCache) {
     async removeWorkload(w: WorkloadRow) {
       await cache.delete(configKeys.workload(w.projectId, w.name));
     },
+    async deletedProjectWorkloads(projectId: string, rows: WorkloadRow[]) {
+      for (const w of rows) await sync.removeWorkload(w);
+      await cache.delete(configKeys.defaultWorkload(projectId));
+    },
+    /**
+     * A catalog model with its deployments, lowest priority first. Inactive models stay in the
+     * cache with `active: false`, so the gateway can tell "switched off" from "unknown".
+     */
+    async catalogModel(m: ModelRow, deployments: DeploymentRow[]) {
+      const entry: CatalogModelEntry = {
+        id: m.id,
+        displayName: m.displayName,
+        active: m.active,
+        created: Math.floor(m.createdAt.getTime() / 1000),
+        deployments: deployments
+          .map(deploymentEntry)
+          .sort((a, b) => a.priority - b.priority || a.id.localeCompare(b.id)),
+      };
+      await cache.set(configKeys.catalogModel(m.id), entry);
+    },
+    /** Republishes the whole catalog (every model, then the index of all ids, oldest first). */
+    async catalog(db: Db) {
+      const models = await db
+        .select()
+        .from(catalogModels)
+        .orderBy(asc(catalogModels.createdAt), asc(catalogModels.id));
+      const deployments = await db.select().from(catalogDeployments);
+      for (const m of models) {
+        await sync.catalogModel(
+          m,
+          deployments.filter((d) => d.modelId === m.id),
+        );
+      }
+      await cache.set(
+        configKeys.catalogIndex(),
+        models.map((m) => m.id),
+      );
+    },
     /** Publishes every live key, project and workload; run once when the control plane starts. */
     async syncAll(db: Db) {
       const keys = await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt));
@@ -57,6 +116,7 @@ export function configSync(cache: ConfigCache) {
         .from(workloads)
         .innerJoin(projects, and(eq(projects.id, workloads.projectId), isNull(projects.deletedAt)));
       for (const { w } of rows) await sync.workload(w);
+      await sync.catalog(db);
     },
   };
   return sync;

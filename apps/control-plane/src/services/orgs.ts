@@ -3,7 +3,7 @@ import { orgs } from "@gateway/db";
 import { apiKeyCreated, createApiKey, publishApiKey } from "./api-keys.ts";
 import type { Services } from "./context.ts";
 import { ensureDefaultProject } from "./projects.ts";
-import { projectObject } from "./serialize.ts";
+import { orgObject, projectObject } from "./serialize.ts";
 
 /** A new org with a starter key and its default project, so its first gateway call resolves. */
 export async function createOrg(services: Services, name: string) {
@@ -18,7 +18,7 @@ export async function createOrg(services: Services, name: string) {
   await publishApiKey(services, key.row);
   const project = await ensureDefaultProject(services, org.id);
   return {
-    org: { id: org.id, name: org.name, created_at: org.createdAt.toISOString() },
+    org: orgObject(org),
     api_key: apiKeyCreated(key.value, key.row),
     default_project: projectObject(project),
   };

@@ -1,12 +1,95 @@
 import { newId } from "@gateway/contracts";
 import { projects, workloads } from "@gateway/db";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
 
 type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
 
 export const defaultProjectSlug = "default";
 export const defaultWorkloadName = "main";
+
+type ProjectRow = typeof projects.$inferSelect;
+
+/**
+ * A new project and its main (default) workload, in one transaction: every project has exactly
+ * one default workload from its first moment. 409 while a live project holds the slug.
+ */
+export async function createProject(services: Services, orgId: string, slug: string, name: string) {
+  if (slug === defaultProjectSlug) {
+    // Reserved, so ensure-default can always (re)create the default project under its slug.
+    throw new ApiError(
+      "conflict",
+      `The slug '${defaultProjectSlug}' is reserved for the default project; use POST /projects/default.`,
+    );
+  }
+  const created = await services.db.transaction(async (tx) => {
+    const [project] = await tx
+      .insert(projects)
+      .values({ id: newId("project"), orgId, slug, name })
+      .onConflictDoNothing()
+      .returning();
+    if (!project) return null;
+    const [workload] = await tx
+      .insert(workloads)
+      .values({ id: newId("workload"), projectId: project.id, name: defaultWorkloadName, isDefault: true })
+      .returning();
+    return { project, workload: workload! };
+  });
+  if (!created) throw new ApiError("conflict", `A live project already has the slug '${slug}'.`);
+  await services.sync.project(created.project);
+  await services.sync.workload(created.workload);
+  return created.project;
+}
+
+/** One page of the org's live projects, oldest first. */
+export async function listProjects(db: Services["db"], orgId: string, afterId: string | null, limit: number) {
+  const live = and(eq(projects.orgId, orgId), isNull(projects.deletedAt));
+  return db
+    .select()
+    .from(projects)
+    .where(afterId ? and(live, gt(projects.id, afterId)) : live)
+    .orderBy(asc(projects.id))
+    .limit(limit + 1);
+}
+
+export async function findProjectBySlug(db: Services["db"], orgId: string, slug: string) {
+  const [row] = await db
+    .select()
+    .from(projects)
+    .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)));
+  if (!row) throw notFound("Project");
+  return row;
+}
+
+/** Renames a live project; the slug never changes, so the cache entry only needs refreshing. */
+export async function renameProject(services: Services, orgId: string, slug: string, name: string) {
+  const [row] = await services.db
+    .update(projects)
+    .set({ name })
+    .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
+    .returning();
+  if (!row) throw notFound("Project");
+  await services.sync.project(row);
+  return row;
+}
+
+/**
+ * Soft delete: the row stays (captures and calls keep pointing at it), the slug is free again,
+ * and the gateway stops resolving the project as soon as its cache entries are gone.
+ */
+export async function deleteProject(services: Services, orgId: string, slug: string): Promise<ProjectRow> {
+  const [row] = await services.db
+    .update(projects)
+    .set({ deletedAt: new Date() })
+    .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
+    .returning();
+  if (!row) throw notFound("Project");
+  await services.sync.project(row);
+  const rows = await services.db.select().from(workloads).where(eq(workloads.projectId, row.id));
+  await services.sync.deletedProjectWorkloads(row.id, rows);
+  return row;
+}
 
 /**
  * Returns the org's default project, creating it and its main workload when absent. Idempotent,

@@ -1,8 +1,25 @@
-import type { apiKeys, captureIndex, projects, workloads } from "@gateway/db";
+import type { apiKeys, captureIndex, catalogModels, orgs, projects, workloads } from "@gateway/db";
+import { z } from "zod";
 
-/** Wire shapes of the interface's resources, from their rows. */
+/**
+ * Wire shapes of the interface's resources and the functions that build them from rows. The
+ * schemas are what the OpenAPI document publishes; typing each serializer with its schema keeps
+ * the two from drifting apart.
+ */
 
-export function apiKeyMetadata(k: typeof apiKeys.$inferSelect) {
+const timestamp = z.iso.datetime().meta({ description: "ISO 8601 UTC timestamp" });
+
+export const apiKeyMetadataSchema = z.object({
+  id: z.string().meta({ description: "Prefix `api_key_`; safe to log." }),
+  name: z.string().nullable(),
+  obfuscated_value: z.string().meta({ description: "`sk_` + masked middle + last four characters." }),
+  created_at: timestamp,
+  last_used_at: timestamp
+    .nullable()
+    .meta({ description: "Null until the key is first used on the gateway." }),
+});
+
+export function apiKeyMetadata(k: typeof apiKeys.$inferSelect): z.infer<typeof apiKeyMetadataSchema> {
   return {
     id: k.id,
     name: k.name,
@@ -12,7 +29,24 @@ export function apiKeyMetadata(k: typeof apiKeys.$inferSelect) {
   };
 }
 
-export function projectObject(p: typeof projects.$inferSelect) {
+export const apiKeyCreatedSchema = z.object({
+  value: z
+    .string()
+    .meta({ description: "The plaintext `sk_` key. Shown in this response only, never again." }),
+  metadata: apiKeyMetadataSchema,
+});
+
+export const projectSchema = z.object({
+  id: z.string().meta({ description: "Prefix `proj_`." }),
+  org_id: z.string(),
+  slug: z.string().meta({ description: "Immutable; unique among the org's live projects." }),
+  name: z.string(),
+  created_at: timestamp,
+  settings: z.object({}).meta({ description: "Reserved; empty." }),
+  deleted_at: timestamp.nullable(),
+});
+
+export function projectObject(p: typeof projects.$inferSelect): z.infer<typeof projectSchema> {
   return {
     id: p.id,
     org_id: p.orgId,
@@ -24,7 +58,19 @@ export function projectObject(p: typeof projects.$inferSelect) {
   };
 }
 
-export function workloadObject(w: typeof workloads.$inferSelect) {
+export const workloadSchema = z.object({
+  id: z.string().meta({ description: "Prefix `usp_`." }),
+  project_id: z.string(),
+  name: z.string(),
+  capture_enabled: z.boolean(),
+  route_model_id: z.string().nullable().meta({ description: "Catalog id routed to; null is passthrough." }),
+  route_traffic_pct: z.number().min(0).max(100),
+  capture_sample_rate: z.number().min(0).max(1),
+  is_default: z.boolean(),
+  created_at: timestamp,
+});
+
+export function workloadObject(w: typeof workloads.$inferSelect): z.infer<typeof workloadSchema> {
   return {
     id: w.id,
     project_id: w.projectId,
@@ -38,7 +84,18 @@ export function workloadObject(w: typeof workloads.$inferSelect) {
   };
 }
 
-export function captureListItem(row: typeof captureIndex.$inferSelect) {
+export const captureListItemSchema = z.object({
+  key: z.string(),
+  request_id: z.string(),
+  uploaded: timestamp,
+  size: z.int(),
+  idp_org_id: z.string(),
+  idp_api_key_id: z.string(),
+});
+
+export function captureListItem(
+  row: typeof captureIndex.$inferSelect,
+): z.infer<typeof captureListItemSchema> {
   return {
     key: row.key,
     request_id: row.requestId,
@@ -47,4 +104,24 @@ export function captureListItem(row: typeof captureIndex.$inferSelect) {
     idp_org_id: row.orgId,
     idp_api_key_id: row.apiKeyId,
   };
+}
+
+export const orgSchema = z.object({ id: z.string(), name: z.string(), created_at: timestamp });
+
+export function orgObject(o: typeof orgs.$inferSelect): z.infer<typeof orgSchema> {
+  return { id: o.id, name: o.name, created_at: o.createdAt.toISOString() };
+}
+
+/** The admin list item of a catalog model: public fields only, no deployment detail. */
+export const catalogModelItemSchema = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  active: z.boolean(),
+  created_at: timestamp,
+});
+
+export function catalogModelItem(
+  m: typeof catalogModels.$inferSelect,
+): z.infer<typeof catalogModelItemSchema> {
+  return { id: m.id, display_name: m.displayName, active: m.active, created_at: m.createdAt.toISOString() };
 }

@@ -1,0 +1,109 @@
+import { newId } from "@gateway/contracts";
+import { prices } from "@gateway/db";
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { ApiError } from "../errors.ts";
+import type { RouteTable } from "../route-registry.ts";
+
+/** Exact decimals as strings: prices are money and must not pass through a binary float. */
+const usdPerMtok = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,5})(\.[0-9]{1,9})?$/, 'A non-negative decimal string such as "3" or "0.30"')
+  .meta({ description: "US dollars per million tokens, as a decimal string." });
+
+export const addPriceRequest = z.strictObject({
+  model: z.string().trim().min(1).max(200).meta({ description: "The model name calls are priced by." }),
+  effective_from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: "When the price starts to apply; default now." }),
+  input_usd_per_mtok: usdPerMtok,
+  cache_write_5m_usd_per_mtok: usdPerMtok,
+  cache_write_1h_usd_per_mtok: usdPerMtok,
+  cache_read_usd_per_mtok: usdPerMtok,
+  output_usd_per_mtok: usdPerMtok,
+});
+export const listPricesQuery = z.strictObject({ model: z.string().min(1).max(200).optional() });
+
+export const priceSchema = z.object({
+  id: z.string().meta({ description: "Prefix `price_`." }),
+  model: z.string(),
+  effective_from: z.iso.datetime(),
+  input_usd_per_mtok: z.string(),
+  cache_write_5m_usd_per_mtok: z.string(),
+  cache_write_1h_usd_per_mtok: z.string(),
+  cache_read_usd_per_mtok: z.string(),
+  output_usd_per_mtok: z.string(),
+  created_at: z.iso.datetime(),
+});
+export const priceListResponse = z.object({ prices: z.array(priceSchema) });
+
+function priceObject(p: typeof prices.$inferSelect): z.infer<typeof priceSchema> {
+  return {
+    id: p.id,
+    model: p.model,
+    effective_from: p.effectiveFrom.toISOString(),
+    input_usd_per_mtok: p.inputUsdPerMtok,
+    cache_write_5m_usd_per_mtok: p.cacheWrite5mUsdPerMtok,
+    cache_write_1h_usd_per_mtok: p.cacheWrite1hUsdPerMtok,
+    cache_read_usd_per_mtok: p.cacheReadUsdPerMtok,
+    output_usd_per_mtok: p.outputUsdPerMtok,
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+/** /operator/v1/prices: append-only; a newer `effective_from` supersedes, rows are never edited. */
+export function registerOperatorPrices(t: RouteTable) {
+  t.add(
+    {
+      method: "get",
+      path: "/prices",
+      summary: "List price rows",
+      query: listPricesQuery,
+      responses: { 200: { description: "By model, then effective_from.", schema: priceListResponse } },
+    },
+    async (c, { query }) => {
+      const rows = await c
+        .get("services")
+        .db.select()
+        .from(prices)
+        .where(query.model ? eq(prices.model, query.model) : undefined)
+        .orderBy(asc(prices.model), asc(prices.effectiveFrom));
+      return c.json({ prices: rows.map(priceObject) });
+    },
+  );
+
+  t.add(
+    {
+      method: "post",
+      path: "/prices",
+      summary: "Add a price row",
+      body: addPriceRequest,
+      responses: {
+        201: { description: "The new row.", schema: priceSchema },
+        409: { description: "The model already has a price starting at that instant." },
+      },
+    },
+    async (c, { body }) => {
+      const [row] = await c
+        .get("services")
+        .db.insert(prices)
+        .values({
+          id: newId("price"),
+          model: body.model,
+          effectiveFrom: body.effective_from ? new Date(body.effective_from) : new Date(),
+          inputUsdPerMtok: body.input_usd_per_mtok,
+          cacheWrite5mUsdPerMtok: body.cache_write_5m_usd_per_mtok,
+          cacheWrite1hUsdPerMtok: body.cache_write_1h_usd_per_mtok,
+          cacheReadUsdPerMtok: body.cache_read_usd_per_mtok,
+          outputUsdPerMtok: body.output_usd_per_mtok,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) {
+        throw new ApiError("conflict", `'${body.model}' already has a price effective from that instant.`);
+      }
+      return c.json(priceObject(row), 201);
+    },
+  );
+}

@@ -1,0 +1,146 @@
+import { readFile } from "node:fs/promises";
+import { newId } from "@gateway/contracts";
+import { catalogDeployments, catalogModels } from "@gateway/db";
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Services } from "./context.ts";
+
+export const catalogModelId = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9._-]{0,99}$/,
+    "1 to 100 lowercase letters, digits, dots, hyphens or underscores, starting with a letter or digit",
+  )
+  .meta({ description: "Public catalog id: no provider, endpoint or deployment detail." });
+
+/** Upstream addresses come only from here (operator config), never from a customer request. */
+const baseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2000)
+  .refine((value) => {
+    const url = new URL(value);
+    return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
+  }, "An http(s) base URL without credentials, query or fragment");
+
+export const deploymentInput = z.strictObject({
+  provider_label: z.enum(["provider_a", "provider_b", "managed"]),
+  wire_format: z.enum(["messages", "chat_completions", "responses"]),
+  base_url: baseUrl.meta({ description: "http(s) URL of the upstream, no `/v1`." }),
+  upstream_model: z.string().min(1).max(200),
+  credential_env: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, "The NAME of an environment variable (upper case), never the secret")
+    .meta({
+      description: "Name of the env var holding the operator's credential. The secret is never stored.",
+    }),
+  priority: z.int().min(0).max(1000).default(0).meta({ description: "Lower is tried first." }),
+});
+
+export const catalogModelInput = z.strictObject({
+  display_name: z.string().trim().min(1).max(200),
+  active: z.boolean().default(true),
+  deployments: z.array(deploymentInput).max(20),
+});
+export type CatalogModelInput = z.output<typeof catalogModelInput>;
+
+/** The catalog file of `GATEWAY_CATALOG_FILE`: the same model bodies the operator API takes. */
+export const catalogFile = z.strictObject({
+  models: z.array(catalogModelInput.extend({ id: catalogModelId })),
+});
+
+export function listCatalogModels(db: Services["db"], options: { activeOnly: boolean }) {
+  return db
+    .select()
+    .from(catalogModels)
+    .where(options.activeOnly ? eq(catalogModels.active, true) : undefined)
+    .orderBy(asc(catalogModels.createdAt), asc(catalogModels.id));
+}
+
+export function listDeployments(db: Services["db"]) {
+  return db
+    .select()
+    .from(catalogDeployments)
+    .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
+}
+
+/**
+ * Creates or replaces a catalog model and its deployment set, then republishes the catalog to
+ * the gateway's cache. A deployment that matches an existing one (same provider, format, URL
+ * and upstream model) keeps its id, so re-loading the same file changes nothing.
+ */
+export async function upsertCatalogModel(services: Services, id: string, input: CatalogModelInput) {
+  const created = await services.db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(catalogModels).where(eq(catalogModels.id, id)).for("update");
+    if (existing) {
+      await tx
+        .update(catalogModels)
+        .set({ displayName: input.display_name, active: input.active })
+        .where(eq(catalogModels.id, id));
+    } else {
+      await tx.insert(catalogModels).values({ id, displayName: input.display_name, active: input.active });
+    }
+    const previous = await tx.select().from(catalogDeployments).where(eq(catalogDeployments.modelId, id));
+    await tx.delete(catalogDeployments).where(eq(catalogDeployments.modelId, id));
+    const identity = (d: {
+      providerLabel: string;
+      wireFormat: string;
+      baseUrl: string;
+      upstreamModel: string;
+    }) => [d.providerLabel, d.wireFormat, d.baseUrl, d.upstreamModel].join("\n");
+    const rows = input.deployments.map((d) => {
+      const values = {
+        modelId: id,
+        providerLabel: d.provider_label,
+        wireFormat: d.wire_format,
+        baseUrl: d.base_url,
+        upstreamModel: d.upstream_model,
+        credentialEnv: d.credential_env,
+        priority: d.priority,
+      };
+      const kept = previous.find((p) => identity(p) === identity(values));
+      return { ...values, id: kept?.id ?? newId("deployment") };
+    });
+    // Duplicate entries in one body would share a kept id: give every repeat a fresh one.
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (seen.has(row.id)) row.id = newId("deployment");
+      seen.add(row.id);
+    }
+    if (rows.length > 0) await tx.insert(catalogDeployments).values(rows);
+    return !existing;
+  });
+  await services.sync.catalog(services.db);
+  const model = await catalogModelWithDeployments(services.db, id);
+  return { created, model: model! };
+}
+
+export async function catalogModelWithDeployments(db: Services["db"], id: string) {
+  const [model] = await db.select().from(catalogModels).where(eq(catalogModels.id, id));
+  if (!model) return undefined;
+  const deployments = await db
+    .select()
+    .from(catalogDeployments)
+    .where(eq(catalogDeployments.modelId, id))
+    .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
+  return { model, deployments };
+}
+
+/** Loads `GATEWAY_CATALOG_FILE` at start through the same upsert the operator API uses. */
+export async function loadCatalogFile(services: Services, path: string): Promise<number> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new Error(`GATEWAY_CATALOG_FILE ${path}: cannot read it as JSON (${(error as Error).message})`);
+  }
+  const parsed = catalogFile.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`GATEWAY_CATALOG_FILE ${path} is invalid:\n${problems}`);
+  }
+  const ids = parsed.data.models.map((m) => m.id);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated) throw new Error(`GATEWAY_CATALOG_FILE ${path}: model '${repeated}' appears twice`);
+  for (const { id, ...model } of parsed.data.models) await upsertCatalogModel(services, id, model);
+  return ids.length;
+}

@@ -1,0 +1,79 @@
+import { type ControlPlaneServices, createControlPlane, openApiPath } from "@gateway/control-plane";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, type Json, startHarness } from "./harness.ts";
+
+/** The routes Hono actually mounts (middleware entries are `ALL`), as `METHOD /path`. */
+function mountedRoutes(): string[] {
+  // Building the app touches no service; handlers are never called here.
+  const { app } = createControlPlane({} as ControlPlaneServices);
+  return [
+    ...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`)),
+  ].sort();
+}
+
+describe("OpenAPI document and reference page", () => {
+  let h: Harness;
+  let doc: Json;
+  beforeAll(async () => {
+    h = await startHarness();
+    doc = await (await fetch(`${h.gateway.url}/openapi.json`)).json();
+  });
+  afterAll(() => h.close());
+
+  it("the registry is exactly what Hono mounts", () => {
+    const { routes } = createControlPlane({} as ControlPlaneServices);
+    const registered = routes.map((r) => `${r.method.toUpperCase()} ${r.fullPath}`).sort();
+    expect(registered).toEqual(mountedRoutes());
+    expect(new Set(registered).size).toBe(registered.length);
+  });
+
+  it("lists every mounted route, and nothing else", () => {
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort();
+    const mounted = mountedRoutes()
+      .map((r) => {
+        const [method, path] = r.split(" ");
+        return `${method} ${openApiPath(path!).path}`;
+      })
+      .sort();
+    expect(documented).toEqual(mounted);
+  });
+
+  it("validates as OpenAPI 3.1", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("carries the zod constraints: limits, patterns, tri-state model_id, strict bodies", () => {
+    const list = doc.paths["/admin/v1/orgs/{org_id}/projects"].get;
+    const limit = list.parameters.find((p: Json) => p.name === "limit");
+    expect(limit).toMatchObject({ in: "query", required: false });
+    const patch = doc.paths["/admin/v1/orgs/{org_id}/projects/{project_id}/workloads/{workload_id}"].patch;
+    const body = patch.requestBody.content["application/json"].schema;
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.route_traffic_pct).toMatchObject({ minimum: 0, maximum: 100 });
+    expect(body.properties.capture_sample_rate).toMatchObject({ minimum: 0, maximum: 1 });
+    expect(body.properties.model_id.type ?? body.properties.model_id.anyOf).toBeDefined();
+    expect(patch.responses["422"]).toBeDefined();
+    expect(patch.security).toEqual([{ orgKey: [] }]);
+    expect(doc.paths["/operator/v1/orgs"].post.security).toEqual([{ operator: [] }]);
+  });
+
+  it("serves a self-contained HTML reference of every route", async () => {
+    const res = await fetch(`${h.gateway.url}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const page = await res.text();
+    expect(page).not.toMatch(/<script|<link|https?:\/\/(?!127\.)/i);
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(methods)) {
+        expect(page, `${method} ${path}`).toContain(`${method.toUpperCase()} ${path.replace(/&/g, "&amp;")}`);
+      }
+    }
+  });
+});
