@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# A private S3-compatible server (MinIO) for tests and local development of the split deployment.
+#
+#   infra/s3.sh start    build MinIO once with `go install` from the Go module proxy into
+#                        .tools/minio/bin (about 4 minutes on 2 cores), start it, wait until
+#                        ready, create the bucket (no-op when already running)
+#   infra/s3.sh stop     stop the server this script started (by its pid)
+#   infra/s3.sh status   print running/stopped (exit 0 when running, 3 when not)
+#   infra/s3.sh url      print the endpoint URL
+#
+# Listens on 127.0.0.1:$GATEWAY_S3_PORT only, data in .tools/minio/data, credentials and
+# bucket from infra/distributed.env.
+set -euo pipefail
+ENGINE=s3
+# shellcheck source=infra/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# pinned: the module proxy serves MinIO's source as a pseudo-version
+MINIO_MODULE="github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c"
+DIR="$TOOLS/minio"
+BIN="$DIR/bin/minio"
+DATA="$DIR/data"
+PIDFILE="$DIR/minio.pid"
+PORT="$GATEWAY_S3_PORT"
+
+url() { echo "http://127.0.0.1:$PORT"; }
+ready() { curl -fsS -o /dev/null "$(url)/minio/health/ready" 2>/dev/null; }
+
+build() {
+  [[ -x "$BIN" ]] && return 0
+  command -v go >/dev/null 2>&1 || apt_install golang-go
+  log "building $MINIO_MODULE with go install into $DIR/bin (once)"
+  local t0=$SECONDS
+  mkdir -p "$DIR/bin"
+  GOBIN="$DIR/bin" CGO_ENABLED=0 go install "$MINIO_MODULE" >"$DIR/build.log" 2>&1 || {
+    tail -n 30 "$DIR/build.log" >&2
+    die "go install of MinIO failed"
+  }
+  log "built MinIO in $((SECONDS - t0)) s"
+}
+
+# creates the bucket with a signed S3 request (MinIO's own client is not installed)
+make_bucket() {
+  local code
+  code="$(curl -sS -o "$DIR/mb.out" -w '%{http_code}' -X PUT \
+    --aws-sigv4 "aws:amz:$GATEWAY_S3_REGION:s3" --user "$GATEWAY_S3_ACCESS_KEY:$GATEWAY_S3_SECRET_KEY" \
+    "$(url)/$GATEWAY_S3_BUCKET")"
+  case "$code" in
+    200) log "created bucket $GATEWAY_S3_BUCKET" ;;
+    409) ;; # BucketAlreadyOwnedByYou
+    *)
+      cat "$DIR/mb.out" >&2
+      die "creating bucket $GATEWAY_S3_BUCKET answered $code"
+      ;;
+  esac
+}
+
+start() {
+  if pid_alive "$PIDFILE"; then
+    wait_for 30 ready || die "pid $(cat "$PIDFILE") runs but does not answer on port $PORT"
+    make_bucket
+    return 0
+  fi
+  port_open "$PORT" && die "port $PORT is taken by another process"
+  build
+  mkdir -p "$DATA"
+  MINIO_ROOT_USER="$GATEWAY_S3_ACCESS_KEY" MINIO_ROOT_PASSWORD="$GATEWAY_S3_SECRET_KEY" \
+    MINIO_BROWSER=off MINIO_UPDATE=off MINIO_CI_CD=1 \
+    setsid "$BIN" server "$DATA" --address "127.0.0.1:$PORT" --console-address "127.0.0.1:$((PORT + 1))" \
+    --quiet >"$DIR/server.log" 2>&1 </dev/null &
+  echo $! >"$PIDFILE"
+  if ! wait_for 60 ready; then
+    tail -n 30 "$DIR/server.log" >&2 || true
+    stop
+    die "MinIO did not become ready on 127.0.0.1:$PORT"
+  fi
+  make_bucket
+  log "running: $(url) (pid $(cat "$PIDFILE"), bucket $GATEWAY_S3_BUCKET)"
+}
+
+stop() { stop_pid "$PIDFILE" 15; }
+
+engine_main "$@"
