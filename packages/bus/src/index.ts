@@ -1,2 +1,4 @@
 export * from "./event-bus.ts";
 export * from "./in-process-bus.ts";
+export * from "./kafka-bus.ts";
+export * from "./spool.ts";

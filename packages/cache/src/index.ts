@@ -1,3 +1,4 @@
 export * from "./config-cache.ts";
 export * from "./config-entries.ts";
 export * from "./in-process-cache.ts";
+export * from "./redis-cache.ts";

@@ -1,2 +1,3 @@
+export * from "./bullmq-queue.ts";
 export * from "./in-process-queue.ts";
 export * from "./job-queue.ts";

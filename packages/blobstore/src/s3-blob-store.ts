@@ -1,0 +1,70 @@
+import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import { assertSafeKey, type BlobStore } from "./blob-store.ts";
+
+export interface S3BlobStoreOptions {
+  bucket: string;
+  /** Prepended to every key, e.g. `gateway/`; empty for none. */
+  prefix: string;
+  region: string;
+  /** Unset for AWS S3; the server's URL for MinIO, R2 and other S3-compatible stores. */
+  endpoint?: string;
+  /** MinIO and most self-hosted servers want `bucket` in the path rather than the host name. */
+  forcePathStyle: boolean;
+  /** Unset: the SDK's default chain (env, profile, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/**
+ * Blobs as S3 objects. A PUT is atomic (readers see the whole object or none, so never a
+ * partial capture), and `If-None-Match: *` makes it create-only: the store answers 412 when
+ * the key exists, so a redelivered event never rewrites an object. AWS S3, MinIO and R2 all
+ * honour the header on PutObject.
+ */
+export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { close(): void } {
+  const client = new S3Client({
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    maxAttempts: 3,
+  });
+  const fullKey = (key: string) => {
+    assertSafeKey(key);
+    return `${options.prefix}${key}`;
+  };
+  const status = (error: unknown) =>
+    error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+
+  return {
+    async putIfAbsent(key, body) {
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: options.bucket,
+            Key: fullKey(key),
+            Body: body,
+            IfNoneMatch: "*",
+            ContentType: "application/jsonl",
+          }),
+        );
+        return true;
+      } catch (error) {
+        // 412: the object exists. 409: a concurrent create of the same key won the race.
+        const code = status(error);
+        if (code === 412 || code === 409) return false;
+        throw error;
+      }
+    },
+    async get(key) {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: fullKey(key) }));
+        if (!res.Body) return Buffer.alloc(0);
+        return Buffer.from(await res.Body.transformToByteArray());
+      } catch (error) {
+        if (status(error) === 404) return undefined;
+        throw error;
+      }
+    },
+    close: () => client.destroy(),
+  };
+}

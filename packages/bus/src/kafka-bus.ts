@@ -1,0 +1,293 @@
+import type { Logger } from "@gateway/contracts";
+import { type Consumer, Kafka, logLevel, Partitioners, type Producer } from "kafkajs";
+import type { EventBus } from "./event-bus.ts";
+import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Where events wait on local disk while the broker is away; one directory per process. */
+  spoolDir: string;
+  log: Logger;
+  /** Partitions of a topic this bus creates (it creates the topics it uses when they are missing). */
+  partitions?: number;
+  /** Largest message the broker accepts; a bigger event can never be delivered and is dropped with an error. */
+  maxMessageBytes?: number;
+  /** A send that has not been acknowledged by then is spooled (and may also arrive: consumers are idempotent). */
+  sendTimeoutMs?: number;
+  /** How long `publish` waits to gather a batch. */
+  lingerMs?: number;
+  /** While the broker is away: how often to try again. */
+  retryIntervalMs?: number;
+  /** Events handed to one consumer `handle` call at most. */
+  maxHandlerBatch?: number;
+}
+
+const batchBytes = 4 * 1024 * 1024;
+
+/**
+ * The event bus on Kafka. Publishing never blocks and never throws: events gather in memory
+ * for `lingerMs`, go to the broker in batches keyed by the caller's key (one request's event
+ * stays on one partition), and when a send fails or times out they are appended to a durable
+ * local spool instead. While the spool holds anything, new events join it (in order), and the
+ * spool drains oldest segment first once the broker answers again; a spool left by an earlier
+ * process drains the same way. Delivery is at least once.
+ */
+export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus> {
+  const { log } = options;
+  const maxMessageBytes = options.maxMessageBytes ?? 128 * 1024 * 1024;
+  const sendTimeoutMs = options.sendTimeoutMs ?? 5_000;
+  const lingerMs = options.lingerMs ?? 5;
+  const retryIntervalMs = options.retryIntervalMs ?? 1_000;
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    connectionTimeout: 1_000,
+    requestTimeout: sendTimeoutMs,
+    retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 1_000 },
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry) => {
+      const { message, ...rest } = entry.log;
+      log.warn(`kafka: ${message}`, { namespace: entry.namespace, error: rest.error });
+    },
+  });
+  const spool: Spool = await openSpool(options.spoolDir);
+  const producer: Producer = kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+    retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
+  });
+  const consumers: Consumer[] = [];
+  const readyTopics = new Set<string>();
+
+  const memory: SpoolRecord[] = [];
+  let connected = false;
+  let down = false;
+  let closed = false;
+  let running: Promise<void> | null = null;
+  let lingerTimer: NodeJS.Timeout | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  async function ensureTopic(topic: string) {
+    if (readyTopics.has(topic)) return;
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic,
+            numPartitions: options.partitions ?? 6,
+            configEntries: [{ name: "max.message.bytes", value: String(maxMessageBytes) }],
+          },
+        ],
+      });
+    } finally {
+      await admin.disconnect();
+    }
+    readyTopics.add(topic);
+  }
+
+  async function send(records: SpoolRecord[]): Promise<boolean> {
+    const byTopic = new Map<string, SpoolRecord[]>();
+    for (const r of records) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
+    let timer: NodeJS.Timeout | undefined;
+    const attempt = (async () => {
+      if (!connected) {
+        await producer.connect();
+        connected = true;
+      }
+      for (const topic of byTopic.keys()) await ensureTopic(topic);
+      await producer.sendBatch({
+        topicMessages: [...byTopic].map(([topic, rs]) => ({
+          topic,
+          messages: rs.map((r) => ({ key: r.key, value: r.value })),
+        })),
+      });
+    })();
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no acknowledgement within ${sendTimeoutMs} ms`)),
+        sendTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([attempt, timeout]);
+      return true;
+    } catch (error) {
+      attempt.catch(() => {});
+      if (!down) log.warn("kafka unreachable; spooling events to disk", { error: String(error) });
+      // a fresh connection on the next try: kafkajs may hold a dead one
+      connected = false;
+      await producer.disconnect().catch(() => {});
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function takeBatch(): SpoolRecord[] {
+    let bytes = 0;
+    let n = 0;
+    while (n < memory.length && (n === 0 || bytes + memory[n]!.value.length <= batchBytes)) {
+      bytes += memory[n]!.value.length;
+      n++;
+    }
+    return memory.splice(0, n);
+  }
+
+  function wentDown() {
+    down = true;
+    retryTimer ??= setTimeout(() => {
+      retryTimer = null;
+      down = false;
+      kick();
+    }, retryIntervalMs);
+  }
+
+  async function sendInChunks(records: SpoolRecord[]): Promise<boolean> {
+    for (let i = 0; i < records.length; ) {
+      let bytes = 0;
+      let j = i;
+      while (j < records.length && (j === i || bytes + records[j]!.value.length <= batchBytes)) {
+        bytes += records[j]!.value.length;
+        j++;
+      }
+      if (!(await send(records.slice(i, j)))) return false;
+      i = j;
+    }
+    return true;
+  }
+
+  // The only code that touches the producer and the spool, so neither needs locking.
+  async function pump() {
+    while (!closed) {
+      if (down) {
+        if (memory.length > 0) await spool.append(memory.splice(0));
+        return;
+      }
+      if (spool.pending()) {
+        if (memory.length > 0) await spool.append(memory.splice(0));
+        const segment = await spool.oldest();
+        if (!segment) continue;
+        if (await sendInChunks(segment.records)) {
+          await spool.remove(segment.name);
+          if (!spool.pending()) log.info("kafka spool drained");
+        } else {
+          // the segment stays; resending its first chunks later duplicates nothing that matters
+          wentDown();
+        }
+        continue;
+      }
+      if (memory.length === 0) return;
+      const batch = takeBatch();
+      if (!(await send(batch))) {
+        await spool.append(batch);
+        wentDown();
+      }
+    }
+  }
+
+  function kick() {
+    if (running || closed) return;
+    running = pump()
+      .catch((error: unknown) => {
+        log.error("kafka publisher failed; retrying", { error: String(error) });
+        wentDown();
+      })
+      .finally(() => {
+        running = null;
+        if (!down && (memory.length > 0 || spool.pending())) kick();
+      });
+  }
+
+  function scheduleKick() {
+    lingerTimer ??= setTimeout(() => {
+      lingerTimer = null;
+      kick();
+    }, lingerMs);
+  }
+
+  // drain what an earlier process left behind
+  if (spool.pending()) kick();
+
+  return {
+    publish(topic, key, payload) {
+      if (closed) return;
+      const value = JSON.stringify(payload);
+      if (Buffer.byteLength(value) > maxMessageBytes - 1024) {
+        log.error("event larger than the broker's message limit; dropped", {
+          topic,
+          key,
+          bytes: value.length,
+        });
+        return;
+      }
+      memory.push({ topic, key, value });
+      scheduleKick();
+    },
+    async subscribe({ topic, group, handle }) {
+      const consumer = kafka.consumer({
+        groupId: group,
+        maxBytes: maxMessageBytes * 2,
+        maxBytesPerPartition: maxMessageBytes,
+        maxWaitTimeInMs: 500,
+        retry: { retries: 8, initialRetryTime: 300, maxRetryTime: 5_000 },
+      });
+      consumers.push(consumer);
+      await ensureTopic(topic);
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      const chunk = options.maxHandlerBatch ?? 256;
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          for (let i = 0; i < batch.messages.length; i += chunk) {
+            if (!isRunning() || isStale()) return;
+            const messages = batch.messages.slice(i, i + chunk);
+            const payloads = messages.map((m) =>
+              m.value ? (JSON.parse(m.value.toString("utf8")) as unknown) : null,
+            );
+            await handle(payloads.filter((p) => p !== null));
+            const last = messages.at(-1)!.offset;
+            resolveOffset(last);
+            // committed only after the handler succeeded: a crash redelivers, never skips
+            await consumer.commitOffsets([
+              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+            ]);
+            await heartbeat();
+          }
+        },
+      });
+    },
+    async flush() {
+      for (;;) {
+        if (closed) return;
+        if (lingerTimer) {
+          clearTimeout(lingerTimer);
+          lingerTimer = null;
+        }
+        if (running) {
+          await running;
+          continue;
+        }
+        // with the broker away, "handed to the transport" means safely on disk
+        if (memory.length === 0 && (down || !spool.pending())) return;
+        kick();
+        if (!running) return;
+      }
+    },
+    async close() {
+      if (lingerTimer) clearTimeout(lingerTimer);
+      if (retryTimer) clearTimeout(retryTimer);
+      closed = true;
+      if (running) await running;
+      // whatever did not reach the broker waits on disk for the next start
+      if (memory.length > 0) await spool.append(memory.splice(0));
+      await Promise.all(consumers.map((c) => c.disconnect().catch(() => {})));
+      await producer.disconnect().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { appendFile, mkdir, readdir, readFile, unlink } from "node:fs/promises";
+import { join } from "node:path";
+
+/** One event waiting for the broker: the topic, the partition key and the payload as JSON. */
+export interface SpoolRecord {
+  topic: string;
+  key: string;
+  value: string;
+}
+
+export interface Spool {
+  /** Appends to the segment being written. */
+  append(records: SpoolRecord[]): Promise<void>;
+  /** True while any segment (written now or left by an earlier process) holds records. */
+  pending(): boolean;
+  /**
+   * The oldest segment, closed first when it is the one being written (later appends start a
+   * new one), or null when the spool is empty. A torn last line, left by a crash mid-write, is
+   * skipped: that record never reached the disk whole.
+   */
+  oldest(): Promise<{ name: string; records: SpoolRecord[] } | null>;
+  /** Deletes a segment once its records are with the broker. */
+  remove(name: string): Promise<void>;
+}
+
+const segmentPattern = /^seg-(\d{12})\.log$/;
+
+/**
+ * A durable queue of events on local disk, in segment files of one line per record:
+ * `{"t":topic,"k":key}` TAB payload-JSON. JSON never holds a raw tab or newline, so the line
+ * format needs no escaping and the (possibly large) payload is not encoded twice.
+ * Not safe for concurrent use: one writer (the bus's pump) drives it.
+ */
+export async function openSpool(dir: string): Promise<Spool> {
+  await mkdir(dir, { recursive: true });
+  const segments = (await readdir(dir))
+    .map((name) => segmentPattern.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  let next = (segments.at(-1) ?? 0) + 1;
+  let writing: number | null = null;
+  const names = (seq: number) => `seg-${String(seq).padStart(12, "0")}.log`;
+
+  return {
+    async append(records) {
+      if (records.length === 0) return;
+      if (writing === null) {
+        writing = next++;
+        segments.push(writing);
+      }
+      const lines = records.map((r) => `${JSON.stringify({ t: r.topic, k: r.key })}\t${r.value}\n`);
+      await appendFile(join(dir, names(writing)), lines.join(""));
+    },
+    pending: () => segments.length > 0,
+    async oldest() {
+      const seq = segments[0];
+      if (seq === undefined) return null;
+      if (seq === writing) writing = null;
+      const name = names(seq);
+      let text: string;
+      try {
+        text = await readFile(join(dir, name), "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        text = "";
+      }
+      const records: SpoolRecord[] = [];
+      const lines = text.split("\n");
+      // every append ends its lines with "\n": what follows the last one is "" or a torn line
+      lines.pop();
+      for (const line of lines) {
+        const tab = line.indexOf("\t");
+        if (tab < 0) continue;
+        const head = JSON.parse(line.slice(0, tab)) as { t: string; k: string };
+        records.push({ topic: head.t, key: head.k, value: line.slice(tab + 1) });
+      }
+      return { name, records };
+    },
+    async remove(name) {
+      const seq = Number(segmentPattern.exec(name)?.[1]);
+      const at = segments.indexOf(seq);
+      if (at >= 0) segments.splice(at, 1);
+      await unlink(join(dir, name)).catch(() => {});
+    },
+  };
+}

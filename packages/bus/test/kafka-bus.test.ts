@@ -1,0 +1,90 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "@gateway/contracts";
+import { afterAll, describe, expect, it } from "vitest";
+import { createKafkaBus } from "../src/index.ts";
+
+const engines = process.env.GATEWAY_TEST_ENGINES === "1";
+const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), "kafka-bus-"));
+  dirs.push(dir);
+  return dir;
+}
+
+describe("kafka bus without a broker", () => {
+  it("answers at once and keeps every event in the spool on disk", async () => {
+    const spoolDir = await tempDir();
+    const bus = await createKafkaBus({
+      brokers: ["127.0.0.1:1"],
+      clientId: "test",
+      spoolDir,
+      log: silentLogger,
+      sendTimeoutMs: 500,
+      retryIntervalMs: 60_000,
+    });
+    const started = Date.now();
+    for (let i = 0; i < 100; i++) bus.publish("t", `k${i}`, { i });
+    expect(Date.now() - started).toBeLessThan(50);
+    await bus.flush();
+    await bus.close();
+    const files = await readdir(spoolDir);
+    const lines = (await Promise.all(files.map((f) => readFile(join(spoolDir, f), "utf8"))))
+      .join("")
+      .split("\n")
+      .filter(Boolean);
+    expect(lines).toHaveLength(100);
+  });
+});
+
+describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", () => {
+  it("delivers keyed events to each group once the spool left by an earlier process drains", async () => {
+    const topic = `test.bus.${Date.now()}`;
+    const spoolDir = await tempDir();
+    // an earlier process that could not reach the broker
+    const offline = await createKafkaBus({
+      brokers: ["127.0.0.1:1"],
+      clientId: "test",
+      spoolDir,
+      log: silentLogger,
+      sendTimeoutMs: 300,
+      retryIntervalMs: 60_000,
+    });
+    for (let i = 0; i < 50; i++) offline.publish(topic, `k${i}`, { i });
+    await offline.flush();
+    await offline.close();
+
+    const bus = await createKafkaBus({
+      brokers,
+      clientId: "test",
+      spoolDir,
+      log: silentLogger,
+      partitions: 3,
+    });
+    const seen = { a: new Set<number>(), b: new Set<number>() };
+    for (const group of ["a", "b"] as const) {
+      await bus.subscribe({
+        topic,
+        group: `${topic}.${group}`,
+        handle: async (batch) => {
+          for (const e of batch) seen[group].add((e as { i: number }).i);
+        },
+      });
+    }
+    for (let i = 50; i < 100; i++) bus.publish(topic, `k${i}`, { i });
+    await bus.flush();
+    const deadline = Date.now() + 20_000;
+    while ((seen.a.size < 100 || seen.b.size < 100) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await bus.close();
+    expect(seen.a.size).toBe(100);
+    expect(seen.b.size).toBe(100);
+    expect(await readdir(spoolDir)).toEqual([]);
+  }, 60_000);
+});

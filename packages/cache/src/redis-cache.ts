@@ -1,0 +1,153 @@
+import type { Logger } from "@gateway/contracts";
+import { Redis } from "ioredis";
+import type { ConfigCache } from "./config-cache.ts";
+
+export interface RedisCacheOptions {
+  url: string;
+  log: Logger;
+  /** Longest any Redis command may take; a read that times out is answered from the local copy. */
+  timeoutMs: number;
+  /** Prefix of every key in Redis, and the invalidation channel's name. */
+  namespace?: string;
+  /** Resolve only once Redis answers (the control plane); a gateway starts without it. */
+  waitForRedis?: boolean;
+  /**
+   * A local copy older than this is read again from Redis, which wins; this bounds staleness
+   * even if an invalidation were lost. While Redis is away the local copy is served regardless.
+   */
+  revalidateAfterMs?: number;
+  maxLocalEntries?: number;
+}
+
+interface LocalEntry {
+  value: unknown;
+  at: number;
+  epoch: number;
+}
+
+type PendingWrite = { value: unknown } | { deleted: true };
+
+/**
+ * The config cache on Redis, with a copy in each process. Writers (the control plane) write
+ * through and PUBLISH the key, so every gateway drops its copy at once: a revoked key stops
+ * working everywhere within milliseconds, not at a TTL. Readers (gateways) answer from their
+ * copy, else from Redis within `timeoutMs`; with Redis away, a known key keeps working and a
+ * never-seen key is refused. A write that fails while Redis is away is replayed when it returns.
+ */
+export async function createRedisCache(options: RedisCacheOptions): Promise<ConfigCache> {
+  const { log, timeoutMs } = options;
+  const ns = options.namespace ?? "gw:config";
+  const channel = `${ns}:invalidate`;
+  const revalidateAfterMs = options.revalidateAfterMs ?? 30_000;
+  const maxLocal = options.maxLocalEntries ?? 100_000;
+  const connection = {
+    // fail at once while disconnected instead of queueing: a request never waits for a reconnect
+    enableOfflineQueue: false,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    lazyConnect: true,
+    retryStrategy: (times: number) => Math.min(100 * times, 1_000),
+  };
+  const redis = new Redis(options.url, connection);
+  const sub = new Redis(options.url, { ...connection, commandTimeout: undefined });
+  const local = new Map<string, LocalEntry>();
+  const pending = new Map<string, PendingWrite>();
+  // bumped when the invalidation stream may have had a gap: every copy is then re-read once
+  let epoch = 0;
+  let invalidations = 0;
+  let subscriberLost = false;
+  let redisAway = false;
+
+  redis.on("error", () => {});
+  sub.on("error", () => {});
+  redis.on("close", () => {
+    if (!redisAway) log.warn("redis unreachable; serving config from the local copy");
+    redisAway = true;
+  });
+  redis.on("ready", () => {
+    if (redisAway) log.info("redis is back");
+    redisAway = false;
+    void replay();
+  });
+  sub.on("close", () => {
+    subscriberLost = true;
+  });
+  sub.on("ready", () => {
+    if (subscriberLost) epoch++;
+    subscriberLost = false;
+  });
+  sub.on("message", (_channel: string, key: string) => {
+    invalidations++;
+    local.delete(key);
+  });
+
+  function remember(key: string, value: unknown) {
+    local.delete(key);
+    local.set(key, { value, at: Date.now(), epoch });
+    if (local.size > maxLocal) local.delete(local.keys().next().value!);
+  }
+
+  async function write(key: string, op: PendingWrite) {
+    if ("deleted" in op) await redis.del(`${ns}:${key}`);
+    else await redis.set(`${ns}:${key}`, JSON.stringify(op.value));
+    await redis.publish(channel, key);
+  }
+
+  async function replay() {
+    for (const [key, op] of [...pending]) {
+      try {
+        await write(key, op);
+        if (pending.get(key) === op) pending.delete(key);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  async function writeThrough(key: string, op: PendingWrite) {
+    // a later write of the same key supersedes one still waiting
+    pending.delete(key);
+    if ("deleted" in op) local.delete(key);
+    else remember(key, op.value);
+    try {
+      await write(key, op);
+    } catch (error) {
+      pending.set(key, op);
+      log.warn("redis write failed; will replay when redis is back", { key, error: String(error) });
+    }
+  }
+
+  const connecting = Promise.all([redis.connect(), sub.connect().then(() => sub.subscribe(channel))]);
+  if (options.waitForRedis) await connecting;
+  else
+    connecting.catch(() => log.warn("redis unreachable at start; unknown keys are refused until it answers"));
+
+  return {
+    async get<T>(key: string) {
+      const copy = local.get(key);
+      if (copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs) return copy.value as T;
+      const seen = invalidations;
+      try {
+        const raw = await redis.get(`${ns}:${key}`);
+        if (raw === null) {
+          local.delete(key);
+          return undefined;
+        }
+        const value = JSON.parse(raw) as T;
+        // an invalidation that raced this read may carry newer news: keep none of it
+        if (seen === invalidations) remember(key, value);
+        return value;
+      } catch {
+        return copy?.value as T | undefined;
+      }
+    },
+    set: (key, value) => writeThrough(key, { value }),
+    delete: (key) => writeThrough(key, { deleted: true }),
+    async close() {
+      local.clear();
+      redis.disconnect();
+      sub.disconnect();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { silentLogger } from "@gateway/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisCache } from "../src/index.ts";
+
+const engines = process.env.GATEWAY_TEST_ENGINES === "1";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+const until = async (probe: () => Promise<boolean>, ms: number) => {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+// A Redis of the test's own (redis-server from Debian, installed by infra/redis.sh), so it can
+// be stopped and started without disturbing the shared one.
+describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
+  let port: number;
+  let server: ChildProcess | null = null;
+  const startRedis = async () => {
+    server = spawn("redis-server", ["--bind", "127.0.0.1", "--port", String(port), "--save", ""], {
+      stdio: "ignore",
+    });
+    const probe = await createRedisCache({
+      url: `redis://127.0.0.1:${port}`,
+      log: silentLogger,
+      timeoutMs: 500,
+    });
+    await until(async () => {
+      await probe.set("probe", 1).catch(() => {});
+      return (await probe.get("probe")) === 1;
+    }, 5_000);
+    await probe.close();
+  };
+  const stopRedis = async () => {
+    const s = server!;
+    server = null;
+    await new Promise((r) => {
+      s.once("exit", r);
+      s.kill("SIGKILL");
+    });
+  };
+  beforeAll(async () => {
+    port = await freePort();
+    await startRedis();
+  });
+  afterAll(async () => {
+    if (server) await stopRedis();
+  });
+
+  it("invalidates every reader at once, serves known keys while Redis is away and refuses unknown ones", async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const writer = await createRedisCache({ url, log: silentLogger, timeoutMs: 1_000, waitForRedis: true });
+    const readers = await Promise.all(
+      [1, 2].map(() => createRedisCache({ url, log: silentLogger, timeoutMs: 50, waitForRedis: true })),
+    );
+    await writer.set("apikey:a", { id: "a" });
+    await writer.set("apikey:b", { id: "b" });
+    for (const r of readers) expect(await r.get("apikey:a")).toEqual({ id: "a" });
+
+    const revoked = Date.now();
+    await writer.delete("apikey:a");
+    for (const r of readers) await until(async () => (await r.get("apikey:a")) === undefined, 2_000);
+    console.log(`redis invalidation: both readers refused a deleted key within ${Date.now() - revoked} ms`);
+
+    const reader = readers[0]!;
+    expect(await reader.get("apikey:b")).toEqual({ id: "b" });
+    await stopRedis();
+    let slowest = 0;
+    for (let i = 0; i < 200; i++) {
+      const t = Date.now();
+      expect(await reader.get("apikey:b")).toEqual({ id: "b" });
+      expect(await reader.get("apikey:never-seen")).toBeUndefined();
+      slowest = Math.max(slowest, Date.now() - t);
+    }
+    expect(slowest).toBeLessThanOrEqual(50 + 20);
+    console.log(
+      `redis down: 400 reads, known key served, unknown refused, slowest ${slowest} ms (timeout 50 ms)`,
+    );
+
+    // a write while Redis is away is replayed when it is back
+    await writer.set("apikey:c", { id: "c" });
+    await startRedis();
+    await until(async () => (await readers[1]!.get("apikey:c")) !== undefined, 5_000);
+    expect(await readers[1]!.get("apikey:c")).toEqual({ id: "c" });
+    await Promise.all([writer.close(), ...readers.map((r) => r.close())]);
+  }, 30_000);
+});

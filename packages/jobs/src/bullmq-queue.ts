@@ -1,0 +1,105 @@
+import type { Logger } from "@gateway/contracts";
+import { type Job, Queue, Worker } from "bullmq";
+import type { DeadLetter, JobQueue, RetryPolicy } from "./job-queue.ts";
+
+export interface BullmqQueueOptions {
+  /** Redis URL. */
+  url: string;
+  log: Logger;
+  /** Prefix of BullMQ's Redis keys. */
+  prefix?: string;
+  /**
+   * Retry policy per job name, for jobs added by a process that does not run them (a policy
+   * given to `process` in this process wins). Default: 5 attempts, 500 ms doubling.
+   */
+  policies?: Record<string, RetryPolicy>;
+  onDeadLetter?: (letter: DeadLetter) => void;
+  concurrency?: number;
+}
+
+const defaultPolicy: RetryPolicy = { attempts: 5, backoffMs: 500 };
+/** Jobs that used every attempt are copied here (queue `<name>.dead`) for an operator to inspect or replay. */
+export const deadLetterQueueName = (name: string) => `${name}.dead`;
+
+/**
+ * The job queue on BullMQ: one BullMQ queue per job name, retried with exponential backoff,
+ * and a dead-letter queue per name for jobs that keep failing. A `jobId` dedupes while the job
+ * is pending (BullMQ refuses a second job with a live id; completed jobs are removed).
+ */
+export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
+  const prefix = options.prefix ?? "gw-jobs";
+  // workers block on Redis; BullMQ requires unlimited retries per request on their connections
+  const connection = { url: options.url, maxRetriesPerRequest: null };
+  const queues = new Map<string, Queue>();
+  const workers: Worker[] = [];
+  const policies = new Map(Object.entries(options.policies ?? {}));
+
+  const queue = (name: string) => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection, prefix });
+      q.on("error", (error) => options.log.warn("job queue error", { name, error: String(error) }));
+      queues.set(name, q);
+    }
+    return q;
+  };
+
+  async function deadLetter(name: string, job: Job, error: Error) {
+    const letter: DeadLetter = { name, payload: job.data, error: String(error) };
+    await queue(deadLetterQueueName(name)).add(name, { ...letter, failedAt: new Date().toISOString() });
+    options.onDeadLetter?.(letter);
+    options.log.error("job dead-lettered", { name, jobId: job.id, error: String(error) });
+  }
+
+  return {
+    async add(name, payload, addOptions = {}) {
+      const policy = policies.get(name) ?? defaultPolicy;
+      await queue(name).add(name, payload, {
+        // BullMQ keeps ':' for its own keys
+        ...(addOptions.jobId ? { jobId: addOptions.jobId.replaceAll(":", "_") } : {}),
+        ...(addOptions.delayMs ? { delay: addOptions.delayMs } : {}),
+        attempts: policy.attempts,
+        backoff: { type: "exponential", delay: policy.backoffMs },
+        removeOnComplete: true,
+        removeOnFail: { count: 1_000 },
+      });
+    },
+    process(name, handler, policy) {
+      if (workers.some((w) => w.name === name)) throw new Error(`a worker for ${name} is already registered`);
+      if (policy) policies.set(name, policy);
+      const worker = new Worker(name, async (job: Job) => handler(job.data), {
+        connection,
+        prefix,
+        concurrency: options.concurrency ?? 4,
+      });
+      worker.on("failed", (job, error) => {
+        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void deadLetter(name, job, error);
+      });
+      worker.on("error", (error) => options.log.warn("job worker error", { name, error: String(error) }));
+      workers.push(worker);
+      queue(name);
+    },
+    async idle() {
+      for (;;) {
+        let busy = 0;
+        for (const [name, q] of queues) {
+          if (name.endsWith(".dead")) continue;
+          const counts = await q.getJobCounts(
+            "waiting",
+            "active",
+            "delayed",
+            "prioritized",
+            "waiting-children",
+          );
+          busy += Object.values(counts).reduce((a, b) => a + b, 0);
+        }
+        if (busy === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...queues.values()].map((q) => q.close()));
+    },
+  };
+}
