@@ -18,8 +18,9 @@ const baseUrl = z
   .url({ protocol: /^https?$/ })
   .max(2000)
   .refine((value) => {
-    const url = new URL(value);
-    return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
+    // Runs even when the format check above failed, so an unparsable value must not throw.
+    const url = URL.parse(value);
+    return url !== null && url.username === "" && url.password === "" && url.search === "" && url.hash === "";
   }, "An http(s) base URL without credentials, query or fragment");
 
 export const deploymentInput = z.strictObject({
