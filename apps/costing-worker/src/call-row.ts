@@ -1,5 +1,19 @@
-import type { CallEvent } from "@gateway/contracts";
+import type { CallEvent, UnpricedReason } from "@gateway/contracts";
 import type { calls } from "@gateway/db";
+
+/**
+ * Why a call without usage can never be priced, or `pricing_pending` when it has usage. Order
+ * matters: the most specific cause wins.
+ */
+export function initialUnpricedReason(event: CallEvent): UnpricedReason {
+  if (event.endpoint === "count_tokens") return "not_billable";
+  if (event.usage) return "pricing_pending";
+  if (event.status >= 400 || event.error) return "error_response";
+  if (event.stream && event.stream_outcome !== "complete") return "incomplete_stream";
+  // Provider B sends chat-completions usage in a stream only when asked to (include_usage).
+  if (event.stream && event.endpoint === "chat_completions") return "stream_without_usage";
+  return "no_usage";
+}
 
 /** The call row for one event. Pricing fills in later; until then the call is `unpriced`. */
 export function callRow(event: CallEvent): typeof calls.$inferInsert {
@@ -23,6 +37,7 @@ export function callRow(event: CallEvent): typeof calls.$inferInsert {
     totalMs: event.total_ms,
     streamOutcome: event.stream_outcome,
     errorType: event.error?.type ?? null,
+    fallbackReason: event.fallback_reason ?? null,
     upstreamRequestId: event.upstream_request_id,
     upstreamResponseId: event.upstream_response_id,
     tags: event.tags,
@@ -34,6 +49,6 @@ export function callRow(event: CallEvent): typeof calls.$inferInsert {
     cacheCreation1hInputTokens: usage?.cache_creation_1h_input_tokens ?? null,
     outputTokens: usage?.output_tokens ?? null,
     pricingStatus: "unpriced",
-    unpricedReason: usage ? "pricing_pending" : "no_usage",
+    unpricedReason: initialUnpricedReason(event),
   };
 }

@@ -1,20 +1,50 @@
 import type { EventBus } from "@gateway/bus";
 import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
-import { apiKeys, calls, type Db } from "@gateway/db";
+import {
+  apiKeys,
+  type Db,
+  pendingPricingIds,
+  priceCallsById,
+  recordCalls,
+  repriceCallsFor,
+} from "@gateway/db";
+import type { JobQueue } from "@gateway/jobs";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { z } from "zod";
 import { callRow } from "./call-row.ts";
 
 export interface CostingWorkerDeps {
   db: Db;
   bus: EventBus;
+  jobs: JobQueue;
   log: Logger;
 }
 
+/** Job names and payloads of costing; the payloads are validated when a job runs. */
+export const costingJobs = {
+  priceCalls: { name: "costing.price-calls", payload: z.object({ request_ids: z.array(z.string()).min(1) }) },
+  repriceModel: { name: "costing.reprice-model", payload: z.object({ model: z.string().min(1) }) },
+} as const;
+
+const sweepBatch = 500;
+
 /**
- * `gateway.calls.v1` → one call row per request (idempotent by request id) and each key's
- * `last_used_at`, which the gateway never writes itself.
+ * `gateway.calls.v1` → one call row per request (idempotent by request id) with its hourly
+ * rollups, each key's `last_used_at` (the gateway never writes it), and a pricing job for the new
+ * rows: costing is asynchronous, so a call reads `unpriced` / `pricing_pending` until it runs.
+ * On start, calls whose pricing job was lost (a crash between insert and enqueue) are re-queued.
  */
-export async function startCostingWorker({ db, bus, log }: CostingWorkerDeps): Promise<void> {
+export async function startCostingWorker({ db, bus, jobs, log }: CostingWorkerDeps): Promise<void> {
+  jobs.process(costingJobs.priceCalls.name, async (payload) => {
+    const { request_ids } = costingJobs.priceCalls.payload.parse(payload);
+    await priceCallsById(db, request_ids);
+  });
+  jobs.process(costingJobs.repriceModel.name, async (payload) => {
+    const { model } = costingJobs.repriceModel.payload.parse(payload);
+    const changed = await repriceCallsFor(db, model);
+    log.info("re-priced calls", { model, changed });
+  });
+
   await bus.subscribe({
     topic: callsTopic,
     group: "costing-worker",
@@ -26,15 +56,31 @@ export async function startCostingWorker({ db, bus, log }: CostingWorkerDeps): P
         else log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
       }
       if (events.length === 0) return;
-      await db.insert(calls).values(events.map(callRow)).onConflictDoNothing();
+      const inserted = await recordCalls(db, events.map(callRow));
       for (const [keyId, usedAt] of latestUseByKey(events)) {
         await db
           .update(apiKeys)
           .set({ lastUsedAt: usedAt })
           .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, usedAt))));
       }
+      const priceable = new Set(events.filter((e) => e.usage).map((e) => e.request_id));
+      const toPrice = inserted.filter((id) => priceable.has(id));
+      if (toPrice.length > 0) await jobs.add(costingJobs.priceCalls.name, { request_ids: toPrice });
     },
   });
+
+  for (let ids = await pendingPricingIds(db, sweepBatch); ids.length > 0; ) {
+    await priceCallsById(db, ids);
+    const next = await pendingPricingIds(db, sweepBatch);
+    // Pricing always moves a pending call on (priced or no_price); stop if it somehow did not.
+    if (next.length > 0 && next[0] === ids[0]) break;
+    ids = next;
+  }
+}
+
+/** Enqueues re-pricing of a model's calls, e.g. after the operator adds a price row for it. */
+export function enqueueReprice(jobs: JobQueue, model: string): Promise<void> {
+  return jobs.add(costingJobs.repriceModel.name, { model });
 }
 
 function latestUseByKey(events: CallEvent[]): Map<string, Date> {

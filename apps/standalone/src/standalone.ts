@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
-import { createInProcessBus } from "@gateway/bus";
+import { createInProcessBus, type EventBus } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createLogger, type Logger } from "@gateway/contracts";
@@ -15,8 +15,9 @@ import {
   loadCatalogFile,
 } from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
-import { openDb, orgs, runMigrations } from "@gateway/db";
+import { type Db, openDb, orgs, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
+import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { getRequestListener } from "@hono/node-server";
 import type { StandaloneEnv } from "./env.ts";
 
@@ -25,6 +26,8 @@ export interface Standalone {
   server: Server;
   /** The config cache the gateway reads; exposed so tests can see what the control plane published. */
   cache: ConfigCache;
+  /** The embedded adapters, for tests that publish events or read rows directly. */
+  internals: { db: Db; bus: EventBus; jobs: JobQueue };
   /** Set on the first start of an empty store: the new org and its starter key, shown once. */
   firstStart: { orgId: string; apiKey: string } | null;
   /** Stops accepting, lets in-flight requests finish (bounded), flushes events, closes stores. */
@@ -48,6 +51,10 @@ export async function startStandalone(
   );
   await runMigrations(store);
   const { db } = store;
+  await seedPriceTable(db);
+  const jobs = createInProcessQueue((letter) =>
+    log.error("job failed for good", { name: letter.name, error: letter.error }),
+  );
   const cache = createInProcessCache();
   const bus = createInProcessBus({
     onHandlerError: (group, error) =>
@@ -79,7 +86,7 @@ export async function startStandalone(
   }
 
   await startCaptureWriter({ db, blobs, bus, log });
-  await startCostingWorker({ db, bus, log });
+  await startCostingWorker({ db, bus, jobs, log });
   const gateway = createGateway({ cache, bus, log, config: gatewayConfigFromEnv(env) });
   const controlPlane = getRequestListener(createControlPlaneApp(services).fetch);
 
@@ -105,6 +112,8 @@ export async function startStandalone(
     }
     await bus.flush();
     await bus.close();
+    await jobs.idle();
+    await jobs.close();
     await gateway.close();
     await cache.close();
     await store.close();
@@ -113,6 +122,7 @@ export async function startStandalone(
   return {
     url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
     server,
+    internals: { db, bus, jobs },
     cache,
     firstStart,
     stop: () => {

@@ -1,0 +1,71 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * What each call adds to the reports, as SQL over a `calls` row aliased `c`. The hourly rollups
+ * are filled from these same expressions and the reports read the partial edge hours through
+ * them, so a report over rollups plus raw rows equals one over raw rows alone.
+ *
+ * - error: the caller did not get a complete answer (status >= 400, or a stream that broke).
+ * - failing: a provider-side problem (5xx, a broken stream, or a routed arm that fell back).
+ * - timeout: a routed arm that timed out and fell back.
+ */
+export const isError = sql`(c.status >= 400 or c.stream_outcome in ('truncated', 'upstream_error'))`;
+export const isFailing = sql`(c.status >= 500 or c.stream_outcome in ('truncated', 'upstream_error') or c.route = 'fallback')`;
+export const is5xx = sql`(c.status >= 500)`;
+export const isTimeout = sql`(c.route = 'fallback' and c.fallback_reason = 'timeout')`;
+
+/** The rollup bucket of a call: its UTC hour. */
+export const hourOf = sql`date_trunc('hour', c.received_at, 'UTC')`;
+export const modelKey = sql`coalesce(c.served_model, '')`;
+
+const flag = (condition: SQL) => sql`sum(case when ${condition} then 1 else 0 end)`;
+
+/** The measure columns, in rollup column order, aggregated over a set of `calls c` rows. */
+export const measureSums = sql`
+  count(*) as requests,
+  ${flag(isError)} as errors,
+  ${flag(is5xx)} as errors_5xx,
+  ${flag(isFailing)} as failing,
+  ${flag(isTimeout)} as timeouts,
+  coalesce(sum(c.input_tokens), 0) as input_tokens,
+  coalesce(sum(c.cache_read_input_tokens), 0) as cache_read_input_tokens,
+  coalesce(sum(c.cache_creation_input_tokens), 0) as cache_creation_input_tokens,
+  coalesce(sum(c.output_tokens), 0) as output_tokens,
+  ${flag(sql`c.pricing_status = 'priced'`)} as priced_requests,
+  coalesce(sum(c.customer_cost_usd), 0) as customer_cost_usd`;
+
+export const measureColumns = [
+  "requests",
+  "errors",
+  "errors_5xx",
+  "failing",
+  "timeouts",
+  "input_tokens",
+  "cache_read_input_tokens",
+  "cache_creation_input_tokens",
+  "output_tokens",
+  "priced_requests",
+  "customer_cost_usd",
+] as const;
+export type MeasureColumn = (typeof measureColumns)[number];
+
+const rollupKey = sql`project_id, hour, workload_id, provider_label, model, route`;
+
+/**
+ * Adds the calls matching `where` (over `calls c`) to the hourly rollups. Run it only for rows
+ * this transaction inserted, so a redelivered event never counts twice.
+ */
+export function addToRollups(where: SQL): SQL {
+  const sets = sql.join(
+    measureColumns.map((m) => sql.raw(`${m} = call_rollups_hourly.${m} + excluded.${m}`)),
+    sql`, `,
+  );
+  return sql`
+    insert into call_rollups_hourly (${rollupKey}, ${sql.raw(measureColumns.join(", "))})
+    select c.project_id, ${hourOf}, c.workload_id, c.provider_label, ${modelKey}, c.route, ${measureSums}
+    from calls c
+    where ${where}
+    group by 1, 2, 3, 4, 5, 6
+    order by 1, 2, 3, 4, 5, 6
+    on conflict (${rollupKey}) do update set ${sets}`;
+}

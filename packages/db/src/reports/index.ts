@@ -1,0 +1,7 @@
+export * from "./call-cost.ts";
+export * from "./format.ts";
+export * from "./provider-health.ts";
+export * from "./routing-status.ts";
+export * from "./usage-summary.ts";
+export * from "./window.ts";
+export * from "./workload-status.ts";

@@ -1,0 +1,189 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { isError, isFailing, measureColumns, measureSums } from "../costing/measures.ts";
+import { queryRows, toCount, toDecimalText, ts } from "../sql-rows.ts";
+
+/** What a report can group call totals by. `day` is the UTC calendar date (YYYY-MM-DD). */
+export const windowDims = ["workload_id", "provider_label", "model", "route", "day"] as const;
+export type WindowDim = (typeof windowDims)[number];
+
+export interface TimeWindow {
+  projectId: string;
+  start: Date;
+  end: Date;
+}
+
+export interface Totals {
+  requests: number;
+  errors: number;
+  errors5xx: number;
+  failing: number;
+  timeouts: number;
+  inputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  outputTokens: number;
+  pricedRequests: number;
+  /** Exact decimal text of the summed customer cost of the priced calls. */
+  customerCostUsd: string;
+}
+
+export type GroupTotals<D extends WindowDim> = Record<D, string> & Totals;
+
+const hourMs = 3_600_000;
+
+/**
+ * The whole UTC hours inside [start, end] come from the rollups; the partial hours at either
+ * edge come from the raw calls. Both sides use the same measure expressions, so the result is
+ * what a scan of every call in the window would give.
+ */
+function splitWindow({ start, end }: TimeWindow) {
+  const firstWhole = new Date(Math.ceil(start.getTime() / hourMs) * hourMs);
+  const lastWholeEnd = new Date(Math.floor(end.getTime() / hourMs) * hourMs);
+  return firstWhole < lastWholeEnd ? { firstWhole, lastWholeEnd } : null;
+}
+
+const rollupDim: Record<WindowDim, SQL> = {
+  workload_id: sql`r.workload_id`,
+  provider_label: sql`r.provider_label`,
+  model: sql`r.model`,
+  route: sql`r.route`,
+  day: sql`to_char(r.hour at time zone 'UTC', 'YYYY-MM-DD')`,
+};
+const callDim: Record<WindowDim, SQL> = {
+  workload_id: sql`c.workload_id`,
+  provider_label: sql`c.provider_label`,
+  model: sql`coalesce(c.served_model, '')`,
+  route: sql`c.route`,
+  day: sql`to_char(c.received_at at time zone 'UTC', 'YYYY-MM-DD')`,
+};
+
+function selectDims(dims: readonly WindowDim[], source: Record<WindowDim, SQL>): SQL {
+  if (dims.length === 0) return sql`1 as one_group`;
+  return sql.join(
+    dims.map((d) => sql`${source[d]} as ${sql.identifier(d)}`),
+    sql`, `,
+  );
+}
+
+const groupBy = (dims: readonly WindowDim[]) =>
+  sql.raw(dims.length === 0 ? "1" : dims.map((_, i) => String(i + 1)).join(", "));
+
+/** Call totals over a window, grouped by `dims` (none: one group, when there is any traffic). */
+export async function windowTotals<D extends WindowDim>(
+  db: Db,
+  window: TimeWindow,
+  dims: readonly D[],
+): Promise<GroupTotals<D>[]> {
+  const { projectId, start, end } = window;
+  const split = splitWindow(window);
+  const rawRange = split
+    ? sql`((c.received_at >= ${ts(start)} and c.received_at < ${ts(split.firstWhole)})
+          or (c.received_at >= ${ts(split.lastWholeEnd)} and c.received_at <= ${ts(end)}))`
+    : sql`c.received_at >= ${ts(start)} and c.received_at <= ${ts(end)}`;
+  const rollupSums = sql.raw(measureColumns.map((m) => `sum(r.${m}) as ${m}`).join(", "));
+  const fromRollups = split
+    ? sql`
+      select ${selectDims(dims, rollupDim)}, ${rollupSums}
+      from call_rollups_hourly r
+      where r.project_id = ${projectId} and r.hour >= ${ts(split.firstWhole)} and r.hour < ${ts(split.lastWholeEnd)}
+      group by ${groupBy(dims)}
+      union all`
+    : sql``;
+  const outerDims =
+    dims.length === 0
+      ? sql`one_group`
+      : sql.join(
+          dims.map((d) => sql.identifier(d)),
+          sql`, `,
+        );
+  const outerSums = sql.raw(measureColumns.map((m) => `sum(${m}) as ${m}`).join(", "));
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`
+    with parts as (
+      ${fromRollups}
+      select ${selectDims(dims, callDim)}, ${measureSums}
+      from calls c
+      where c.project_id = ${projectId} and ${rawRange}
+      group by ${groupBy(dims)}
+    )
+    select ${outerDims}, ${outerSums}
+    from parts
+    group by ${outerDims}
+    having sum(requests) > 0
+    order by ${outerDims}`,
+  );
+  return rows.map((row) => {
+    const totals: Totals = {
+      requests: toCount(row.requests),
+      errors: toCount(row.errors),
+      errors5xx: toCount(row.errors_5xx),
+      failing: toCount(row.failing),
+      timeouts: toCount(row.timeouts),
+      inputTokens: toCount(row.input_tokens),
+      cacheReadInputTokens: toCount(row.cache_read_input_tokens),
+      cacheCreationInputTokens: toCount(row.cache_creation_input_tokens),
+      outputTokens: toCount(row.output_tokens),
+      pricedRequests: toCount(row.priced_requests),
+      customerCostUsd: toDecimalText(row.customer_cost_usd),
+    };
+    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Record<D, string>;
+    return { ...keys, ...totals };
+  });
+}
+
+export interface ProblemSummary<D extends WindowDim> {
+  keys: Record<D, string>;
+  lastAt: Date;
+  /** Newest first, at most `examples`. */
+  requestIds: string[];
+}
+
+/**
+ * The newest problem calls of each group: `failing` (provider health) or `error` (the caller got
+ * no complete answer). Reads the partial index of problem calls, never the whole window.
+ */
+export async function problemCalls<D extends WindowDim>(
+  db: Db,
+  window: TimeWindow,
+  dims: readonly D[],
+  kind: "failing" | "error",
+  examples = 5,
+): Promise<ProblemSummary<D>[]> {
+  const condition = kind === "failing" ? isFailing : isError;
+  const partition =
+    dims.length === 0
+      ? sql`1`
+      : sql.join(
+          dims.map((d) => callDim[d]),
+          sql`, `,
+        );
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`
+    select * from (
+      select ${selectDims(dims, callDim)}, c.request_id,
+             to_char(c.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as received_iso,
+             row_number() over (partition by ${partition} order by c.received_at desc, c.request_id desc) as n
+      from calls c
+      where c.project_id = ${window.projectId} and c.received_at >= ${ts(window.start)}
+        and c.received_at <= ${ts(window.end)} and ${condition}
+    ) ranked
+    where n <= ${examples}
+    order by n`,
+  );
+  const groups = new Map<string, ProblemSummary<D>>();
+  for (const row of rows) {
+    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Record<D, string>;
+    const id = JSON.stringify(dims.map((d) => keys[d]));
+    let group = groups.get(id);
+    if (!group) {
+      // Rows arrive rank 1 first: the first row of a group is its newest problem.
+      group = { keys, lastAt: new Date(String(row.received_iso)), requestIds: [] };
+      groups.set(id, group);
+    }
+    group.requestIds.push(String(row.request_id));
+  }
+  return [...groups.values()];
+}
