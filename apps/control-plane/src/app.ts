@@ -10,6 +10,7 @@ import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
 import { registerOperatorPrices } from "./routes/operator-prices.ts";
 import { registerProjects } from "./routes/projects.ts";
 import { registerReference } from "./routes/reference.ts";
+import { registerReports } from "./routes/reports/index.ts";
 import { registerRouting } from "./routes/routing.ts";
 import { registerWorkloads } from "./routes/workloads.ts";
 import type { AppEnv, Services } from "./services/context.ts";
@@ -60,6 +61,7 @@ export function createControlPlane(services: Services): {
   registerApiKeys(registry.table(admin, surfaces.admin, "orgKey", "API keys"));
   registerProjects(registry.table(admin, surfaces.admin, "orgKey", "Projects"));
   registerRouting(registry.table(admin, surfaces.admin, "orgKey", "Routing"));
+  registerReports(registry.table(admin, surfaces.admin, "orgKey", "Reports"));
   app.route(surfaces.admin, admin);
 
   const customer = new Hono<AppEnv>();

@@ -35,6 +35,12 @@ const cases: Record<string, Case> = {
   "PATCH /admin/v1/orgs/:org_id/projects/:project_id/workloads/:workload_id": {
     body: { capture_enabled: false },
   },
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/routing-status": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/provider-health": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/status": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/workload-status": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/usage-summary": {},
+  "GET /admin/v1/orgs/:org_id/calls/:correlation_id/cost": {},
   "GET /customer/v1/orgs/:org_id/projects/:project_id/workloads": {},
   "POST /customer/v1/orgs/:org_id/projects/:project_id/workloads": { body: { name: "intruder" } },
   "PATCH /customer/v1/orgs/:org_id/projects/:project_id/workloads/:workload_id": {

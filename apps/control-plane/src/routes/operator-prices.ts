@@ -1,5 +1,5 @@
 import { newId } from "@gateway/contracts";
-import { prices } from "@gateway/db";
+import { prices, repriceCallsFor } from "@gateway/db";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ApiError } from "../errors.ts";
@@ -103,6 +103,9 @@ export function registerOperatorPrices(t: RouteTable) {
       if (!row) {
         throw new ApiError("conflict", `'${body.model}' already has a price effective from that instant.`);
       }
+      // Calls the new row covers (unpriced for want of a price, or priced at an older version)
+      // are re-priced before the answer, so the next report already shows them.
+      await repriceCallsFor(c.get("services").db, row.model);
       return c.json(priceObject(row), 201);
     },
   );
