@@ -6,6 +6,7 @@ import {
   type GatewayMode,
   type GatewayRoute,
   gatewayResponseHeaders,
+  type ProviderLabel,
   type RawBody,
   type StreamOutcome,
 } from "@gateway/contracts";
@@ -21,6 +22,8 @@ export interface CallState {
   caller: Caller | null;
   mode: GatewayMode;
   route: GatewayRoute;
+  providerLabel: ProviderLabel;
+  fallbackReason: "timeout" | "error" | null;
   requestedModel: string | null;
   servedModel: string | null;
   stream: boolean;
@@ -50,6 +53,8 @@ export function newCallState(requestId: string, spec: EndpointSpec, mode: Gatewa
     caller: null,
     mode,
     route: "primary",
+    providerLabel: spec.provider,
+    fallbackReason: null,
     requestedModel: null,
     servedModel: null,
     stream: false,
@@ -93,9 +98,10 @@ export function callEvent(call: CallState, caller: Caller): CallEvent {
     api_key_id: caller.apiKey.id,
     received_at: call.receivedAt.toISOString(),
     endpoint: call.spec.endpoint,
-    provider_label: call.mode === "managed" ? "managed" : call.spec.provider,
+    provider_label: call.providerLabel,
     mode: call.mode,
     route: call.route,
+    fallback_reason: call.fallbackReason,
     requested_model: call.requestedModel,
     served_model: call.servedModel,
     stream: call.stream,

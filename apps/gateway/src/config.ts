@@ -16,6 +16,9 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
 });
 
+/** The operator's provider-B key for `/v1/responses` and `/v1/responses/compact`, read by this name. */
+export const responsesKeyEnv = "GATEWAY_PROVIDER_B_MANAGED_KEY";
+
 export interface GatewayConfig {
   providerAUrl: string;
   providerBUrl: string;

@@ -6,10 +6,10 @@ import {
   gatewayError,
   midStreamErrorFrame,
   type SseFactsTracker,
-  upstreamCredentialHeader,
   upstreamRequestIdHeader,
 } from "@gateway/providers";
 import type { Dispatcher } from "undici";
+import type { Attempt } from "./attempt.ts";
 import { type CallState, gatewayHeaders } from "./call-state.ts";
 import {
   captureHeaders,
@@ -17,35 +17,32 @@ import {
   singleHeader,
   upstreamRequestHeaders,
 } from "./headers.ts";
+import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
 
-export interface UpstreamTarget {
-  /** scheme://host[:port] */
-  origin: string;
-  /** Path prefix of the base URL, without trailing slash ("" for most). */
-  basePath: string;
-}
+export type ForwardResult =
+  | { kind: "done" }
+  /** Only when `recoverable`: nothing reached the client, and the request may be re-issued. */
+  | { kind: "failed_before_first_byte"; reason: "timeout" | "error" };
 
-export function upstreamTarget(baseUrl: string): UpstreamTarget {
-  const url = new URL(baseUrl);
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
-}
+/** The routed arm answered with a server error: recoverable, since nothing was sent yet. */
+class UpstreamServerError extends Error {}
 
 /**
- * Sends the request body as received to the upstream and writes the upstream's status, headers
- * and body straight into the node response as they arrive: no fetch(), no Web Response, no
- * re-serialising. Usage is read from the bytes in passing; bodies are kept only when captured
- * (or, for JSON, until usage is read).
+ * Sends `attempt.body` upstream and writes the upstream's status, headers and body straight into
+ * the node response as they arrive: no fetch(), no Web Response, no re-serialising. Usage is read
+ * from the bytes in passing; bodies are kept only when captured (or, for JSON, until usage is
+ * read). With `recoverable`, a failure before the first byte (connect error, 5xx, first-byte
+ * timeout) writes nothing and is returned for the caller to re-issue.
  */
 export async function forward(
   dispatcher: Dispatcher,
-  target: UpstreamTarget,
   call: CallState,
+  attempt: Attempt,
   req: IncomingMessage,
   res: ServerResponse,
-  body: Buffer,
   query: string,
-  upstreamKey: string,
-): Promise<void> {
+  recoverable: boolean,
+): Promise<ForwardResult> {
   const { spec } = call;
   const format = spec.wireFormat;
   const abort = new AbortController();
@@ -60,48 +57,63 @@ export async function forward(
   // Set once the response head arrives: SSE is read frame by frame as it passes, a billable JSON
   // body is kept until its end to read its usage.
   const reading: { sse: SseFactsTracker | null; json: Buffer[] | null } = { sse: null, json: null };
+  const filter = attempt.hideUsageChunk ? createUsageChunkFilter() : null;
+  const deliver = (chunk: Buffer): Buffer | null => {
+    reading.sse?.push(chunk);
+    reading.json?.push(chunk);
+    const out = filter ? filter.push(chunk) : chunk;
+    if (out) call.capture?.responseBody.push(out);
+    return out;
+  };
 
   try {
     await dispatcher.stream(
       {
-        origin: target.origin,
-        path: target.basePath + spec.upstreamPath + query,
+        origin: attempt.target.origin,
+        path: attempt.target.basePath + spec.upstreamPath + query,
         method: "POST",
-        headers: upstreamRequestHeaders(req.headers, upstreamCredentialHeader(spec.provider, upstreamKey)),
-        body,
+        headers: upstreamRequestHeaders(req.headers, attempt.credential),
+        body: attempt.body,
         signal: abort.signal,
       },
       ({ statusCode, headers }) => {
+        if (recoverable && statusCode >= 500)
+          throw new UpstreamServerError(`upstream answered ${statusCode}`);
         call.firstByteMs = performance.now() - call.startedAt;
         call.status = statusCode;
-        call.upstreamRequestId = singleHeader(headers[upstreamRequestIdHeader(spec.provider)]) ?? null;
+        call.upstreamRequestId = singleHeader(headers[upstreamRequestIdHeader(format)]) ?? null;
         const isSse = (singleHeader(headers["content-type"]) ?? "").startsWith("text/event-stream");
         if (isSse) reading.sse = createSseFactsTracker(format);
         else if (spec.billable && statusCode < 300) reading.json = [];
         const outgoing = { ...downstreamResponseHeaders(headers), ...gatewayHeaders(call) };
+        // A body we filter no longer has the upstream's length.
+        if (filter) delete outgoing["content-length"];
         if (call.capture) call.capture.responseHeaders = captureHeaders(outgoing);
         res.writeHead(statusCode, outgoing);
         // An event stream's headers go out at once, not with its first frame.
         if (isSse) res.flushHeaders();
-        return responseSink(res, (chunk) => {
-          reading.sse?.push(chunk);
-          reading.json?.push(chunk);
-          call.capture?.responseBody.push(chunk);
+        return responseSink(res, deliver, () => {
+          const rest = filter?.flush() ?? null;
+          if (rest) call.capture?.responseBody.push(rest);
+          return rest;
         });
       },
     );
   } catch (error) {
-    if (call.outcome === "client_aborted") return;
+    if (call.outcome === "client_aborted") return { kind: "done" };
+    const timedOut = isTimeout(error);
+    if (recoverable && !res.headersSent)
+      return { kind: "failed_before_first_byte", reason: timedOut ? "timeout" : "error" };
     const message = upstreamFailureMessage(error);
-    call.error = { type: isTimeout(error) ? "upstream_timeout" : "upstream_unavailable", message };
+    call.error = { type: timedOut ? "upstream_timeout" : "upstream_unavailable", message };
     call.outcome = "upstream_error";
     if (!res.headersSent) {
-      const failure = gatewayError(
-        format,
-        isTimeout(error) ? "upstream_timeout" : "upstream_unavailable",
-        message,
-        call.requestId,
-      );
+      const kind = attempt.managed
+        ? "model_unavailable"
+        : timedOut
+          ? "upstream_timeout"
+          : "upstream_unavailable";
+      const failure = gatewayError(format, kind, message, call.requestId);
       call.status = failure.status;
       res.writeHead(failure.status, { "content-type": "application/json", ...gatewayHeaders(call) });
       res.end(failure.body);
@@ -131,18 +143,25 @@ export async function forward(
     call.usage = facts.usage;
     call.upstreamResponseId = facts.responseId;
   }
+  return { kind: "done" };
 }
 
 /** A writable that passes each chunk to the client as it comes, honouring the client's backpressure. */
-function responseSink(res: ServerResponse, observe: (chunk: Buffer) => void): Writable {
+function responseSink(
+  res: ServerResponse,
+  deliver: (chunk: Buffer) => Buffer | null,
+  finish: () => Buffer | null,
+): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      observe(chunk);
-      if (res.write(chunk)) callback();
+      const out = deliver(chunk);
+      if (!out || res.write(out)) callback();
       else res.once("drain", () => callback());
     },
     final(callback) {
-      res.end(callback);
+      const rest = finish();
+      if (rest) res.end(rest, callback);
+      else res.end(callback);
     },
   });
 }
@@ -161,6 +180,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 function upstreamFailureMessage(error: unknown): string {
+  if (error instanceof UpstreamServerError) return "The upstream provider answered with a server error.";
   switch (errorCode(error)) {
     case "UND_ERR_CONNECT_TIMEOUT":
       return "Timed out connecting to the upstream provider.";

@@ -4,12 +4,15 @@ import { type ConfigCache, configReader } from "@gateway/cache";
 import { callsTopic, gatewayRequestHeaders, type Logger, newId } from "@gateway/contracts";
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import { Agent } from "undici";
+import type { Attempt } from "./attempt.ts";
 import { type CallState, callEvent, gatewayHeaders, newCallState } from "./call-state.ts";
-import type { GatewayConfig } from "./config.ts";
-import { forward, upstreamTarget } from "./forward.ts";
+import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
+import { forward } from "./forward.ts";
 import { captureHeaders, singleHeader } from "./headers.ts";
+import { modelList } from "./models.ts";
+import { type PlanContext, planCall } from "./plan.ts";
 import { readBody } from "./read-body.ts";
-import { resolveCaller } from "./resolve-caller.ts";
+import { authenticate, resolveCaller } from "./resolve-caller.ts";
 import { matchRoute, wireFormatForPath } from "./routes.ts";
 import { parseTags } from "./tags.ts";
 
@@ -18,6 +21,10 @@ export interface GatewayDeps {
   bus: EventBus;
   log: Logger;
   config: GatewayConfig;
+  /** Operator credentials by env var name; the app reads the environment, the gateway never does. */
+  credentials(name: string): string | undefined;
+  /** Draws the traffic split; tests may pin it. */
+  random?: () => number;
 }
 
 export interface Gateway {
@@ -27,7 +34,14 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway {
+export function createGateway({
+  cache,
+  bus,
+  log,
+  config,
+  credentials,
+  random = Math.random,
+}: GatewayDeps): Gateway {
   const reader = configReader(cache);
   const upstream = new Agent({
     connect: { timeout: config.connectTimeoutMs },
@@ -35,9 +49,12 @@ export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway
     bodyTimeout: config.idleTimeoutMs,
     keepAliveTimeout: 30_000,
   });
-  const targets = {
-    provider_a: upstreamTarget(config.providerAUrl),
-    provider_b: upstreamTarget(config.providerBUrl),
+  const planContext: PlanContext = {
+    config: reader,
+    credentials,
+    providerUrls: { provider_a: config.providerAUrl, provider_b: config.providerBUrl },
+    responsesKeyEnv,
+    random,
   };
   let inFlight = 0;
   let draining = false;
@@ -65,24 +82,29 @@ export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway
   async function handleCall(req: IncomingMessage, res: ServerResponse, url: string) {
     const route = matchRoute(req.method, url);
     const upstreamKey = singleHeader(req.headers[gatewayRequestHeaders.upstreamKey]);
+    const mode = upstreamKey ? "byo" : "managed";
     if (!route) {
       const format = wireFormatForPath(url);
       const spec = format === "messages" ? endpointSpecs.messages : endpointSpecs.chat_completions;
-      const call = newCallState(newId("request"), spec, upstreamKey ? "byo" : "managed");
-      return fail(call, res, "not_found", `No route for ${req.method} ${url.split("?")[0]}.`);
+      return fail(
+        newCallState(newId("request"), spec, mode),
+        res,
+        "not_found",
+        `No route for ${req.method} ${url.split("?")[0]}.`,
+      );
     }
-    const call = newCallState(newId("request"), route.spec, upstreamKey ? "byo" : "managed");
+    const call = newCallState(newId("request"), route.spec, mode);
     const resolved = await resolveCaller(reader, route.spec.wireFormat, req.headers);
     if (!resolved.ok) return fail(call, res, resolved.kind, resolved.message);
     call.caller = resolved.caller;
     try {
-      await proxyCall(req, res, call, route.query, upstreamKey);
+      await serveCall(req, res, call, route.query, upstreamKey);
     } finally {
       emit(call);
     }
   }
 
-  async function proxyCall(
+  async function serveCall(
     req: IncomingMessage,
     res: ServerResponse,
     call: CallState,
@@ -90,7 +112,7 @@ export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway
     upstreamKey: string | undefined,
   ) {
     const workload = call.caller!.workload;
-    if (workload.captureEnabled && Math.random() < workload.captureSampleRate) {
+    if (workload.captureEnabled && random() < workload.captureSampleRate) {
       call.capture = {
         requestHeaders: captureHeaders(req.headers),
         requestBody: null,
@@ -118,30 +140,67 @@ export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway
     }
     if (call.capture) call.capture.requestBody = read.body;
 
-    // The body is parsed only to read `model` and `stream`; the bytes go upstream as received.
-    const parsed = parseJsonObject(read.body);
-    if (!parsed) return fail(call, res, "invalid_request", "The request body is not a valid JSON object.");
-    call.requestedModel = typeof parsed.model === "string" ? parsed.model : null;
+    // The body is parsed only to read `model` and `stream`; it is re-serialised only when the
+    // model is rewritten for a catalog deployment.
+    const request = parseJsonObject(read.body);
+    if (!request) return fail(call, res, "invalid_request", "The request body is not a valid JSON object.");
+    call.requestedModel = typeof request.model === "string" ? request.model : null;
     call.servedModel = call.requestedModel;
-    call.stream = parsed.stream === true;
+    call.stream = request.stream === true;
 
-    if (!upstreamKey) {
-      return fail(
-        call,
-        res,
-        "model_not_found",
-        `Model '${call.requestedModel ?? ""}' is not in the catalog. To use your own provider key, send it in ${gatewayRequestHeaders.upstreamKey}.`,
-        "model",
-      );
+    const planned = await planCall(planContext, {
+      spec: call.spec,
+      request,
+      body: read.body,
+      upstreamKey,
+      workload,
+    });
+    if (!planned.ok) return fail(call, res, planned.kind, planned.message, planned.param);
+    const { plan } = planned;
+    if (plan.fallbackReason) call.fallbackReason = plan.fallbackReason;
+
+    useAttempt(call, plan.primary);
+    const first = await forward(upstream, call, plan.primary, req, res, query, plan.fallback !== null);
+    if (first.kind === "failed_before_first_byte" && plan.fallback) {
+      // The routed arm failed before the caller saw a byte: re-issue once to the original model.
+      call.fallbackReason = first.reason;
+      useAttempt(call, plan.fallback);
+      await forward(upstream, call, plan.fallback, req, res, query, false);
     }
-    await forward(upstream, targets[call.spec.provider], call, req, res, read.body, query, upstreamKey);
+  }
+
+  async function serveModels(req: IncomingMessage, res: ServerResponse) {
+    const requestId = newId("request");
+    const probe = { requestId, mode: "managed", route: "primary", servedModel: null } as const;
+    const key = await authenticate(reader, req.headers, true);
+    if (!key.ok) {
+      const error = gatewayError("chat_completions", key.kind, key.message, requestId);
+      return sendJson(res, error.status, error.body, gatewayHeaders(probe));
+    }
+    sendJson(res, 200, await modelList(reader), gatewayHeaders(probe));
+  }
+
+  function track(work: Promise<void>, res: ServerResponse) {
+    inFlight++;
+    work
+      .catch((error: unknown) => {
+        log.error("gateway request failed", { error: String(error) });
+        if (!res.headersSent)
+          sendJson(res, 500, JSON.stringify({ error: { message: "Internal gateway error." } }), {});
+        else res.destroy();
+      })
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) onIdle?.();
+      });
   }
 
   return {
     handle(req, res) {
       const url = req.url ?? "/";
       if (draining) res.setHeader("connection", "close");
-      if (req.method === "GET" && (url === "/healthz" || url.startsWith("/healthz?"))) {
+      const path = url.split("?")[0];
+      if (req.method === "GET" && path === "/healthz") {
         const probe = {
           requestId: newId("request"),
           mode: "byo",
@@ -151,18 +210,8 @@ export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway
         sendJson(res, 200, JSON.stringify({ status: draining ? "draining" : "ok" }), gatewayHeaders(probe));
         return;
       }
-      inFlight++;
-      handleCall(req, res, url)
-        .catch((error: unknown) => {
-          log.error("gateway request failed", { error: String(error) });
-          if (!res.headersSent)
-            sendJson(res, 500, JSON.stringify({ error: { message: "Internal gateway error." } }), {});
-          else res.destroy();
-        })
-        .finally(() => {
-          inFlight--;
-          if (inFlight === 0) onIdle?.();
-        });
+      if (req.method === "GET" && path === "/v1/models") return track(serveModels(req, res), res);
+      track(handleCall(req, res, url), res);
     },
     async drain(timeoutMs) {
       draining = true;
@@ -181,6 +230,14 @@ export function createGateway({ cache, bus, log, config }: GatewayDeps): Gateway
       await upstream.close();
     },
   };
+}
+
+/** Reports an attempt's arm on the call before its response head goes out. */
+function useAttempt(call: CallState, attempt: Attempt) {
+  call.mode = attempt.mode;
+  call.route = attempt.route;
+  call.providerLabel = attempt.providerLabel;
+  call.servedModel = attempt.servedModel;
 }
 
 function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string>) {

@@ -15,22 +15,26 @@ export type CallerResult =
   | { ok: true; caller: Caller }
   | { ok: false; kind: GatewayErrorKind; message: string };
 
+export type KeyResult =
+  | { ok: true; apiKey: ApiKeyEntry }
+  | { ok: false; kind: GatewayErrorKind; message: string };
+
 /**
- * Key → org → project → workload, from the config cache only. The key travels as the endpoint's
- * provider expects it: `x-api-key` on messages-format endpoints, `Authorization: Bearer` elsewhere.
- * Messages-format endpoints also take the bearer form, because provider A's own SDK (1.x) sends
- * its key that way; `x-api-key` wins when both are present.
+ * The caller's gateway key, from the config cache only. `x-api-key` is read where the endpoint's
+ * provider expects it (messages-format endpoints, and the model list that coding agents of both
+ * providers call); `Authorization: Bearer` everywhere. Messages-format endpoints take the bearer
+ * form too because provider A's own SDK (1.x) sends its key that way; `x-api-key` wins.
  */
-export async function resolveCaller(
+export async function authenticate(
   config: ConfigReader,
-  format: WireFormat,
   headers: IncomingHttpHeaders,
-): Promise<CallerResult> {
+  acceptsApiKeyHeader: boolean,
+): Promise<KeyResult> {
   const presented =
-    (format === "messages" ? singleHeader(headers["x-api-key"]) : undefined) ??
+    (acceptsApiKeyHeader ? singleHeader(headers["x-api-key"]) : undefined) ??
     bearerToken(headers.authorization);
   if (!presented) {
-    const where = format === "messages" ? "the x-api-key header" : "the Authorization: Bearer header";
+    const where = acceptsApiKeyHeader ? "the x-api-key header" : "the Authorization: Bearer header";
     return {
       ok: false,
       kind: "authentication",
@@ -40,6 +44,18 @@ export async function resolveCaller(
   // Keys are looked up by their SHA-256: the plaintext is never stored or compared.
   const apiKey = await config.apiKey(createHash("sha256").update(presented).digest("hex"));
   if (!apiKey) return { ok: false, kind: "authentication", message: "Invalid gateway API key." };
+  return { ok: true, apiKey };
+}
+
+/** Key → org → project (`x-gateway-project`, else the default) → workload (`x-gateway-workload`, else the default). */
+export async function resolveCaller(
+  config: ConfigReader,
+  format: WireFormat,
+  headers: IncomingHttpHeaders,
+): Promise<CallerResult> {
+  const key = await authenticate(config, headers, format === "messages");
+  if (!key.ok) return key;
+  const { apiKey } = key;
 
   const slug = singleHeader(headers[gatewayRequestHeaders.project]) ?? null;
   const project = await config.project(apiKey.orgId, slug);

@@ -4,6 +4,8 @@ const postRoutes = new Map<string, EndpointSpec>([
   ["/v1/messages", endpointSpecs.messages],
   ["/v1/messages/count_tokens", endpointSpecs.count_tokens],
   ["/v1/chat/completions", endpointSpecs.chat_completions],
+  ["/v1/responses", endpointSpecs.responses],
+  ["/v1/responses/compact", endpointSpecs.responses_compact],
 ]);
 
 export interface MatchedRoute {

@@ -12,7 +12,7 @@ try {
   process.exit(1);
 }
 
-const app = await startStandalone(env, log);
+const app = await startStandalone(env, { log, credentials: (name) => process.env[name] });
 log.info("listening", { url: app.url, data_dir: env.GATEWAY_DATA_DIR });
 if (app.firstStart) {
   // Printed once, here, and never stored: only the key's hash is kept.

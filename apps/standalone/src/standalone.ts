@@ -39,10 +39,17 @@ export interface Standalone {
  * the in-process bus and cache, and capture files under the data dir. One port serves the
  * gateway (`/v1/*`, `/healthz`) and the control plane (everything else).
  */
+export interface StandaloneOptions {
+  log?: Logger;
+  /** Operator credentials by env var name (catalog deployments, the responses key). */
+  credentials?: (name: string) => string | undefined;
+}
+
 export async function startStandalone(
   env: StandaloneEnv,
-  log: Logger = createLogger("standalone"),
+  options: StandaloneOptions = {},
 ): Promise<Standalone> {
+  const log = options.log ?? createLogger("standalone");
   const dataDir = resolve(env.GATEWAY_DATA_DIR);
   const store = await openDb(
     env.GATEWAY_DATABASE_URL
@@ -87,7 +94,13 @@ export async function startStandalone(
 
   await startCaptureWriter({ db, blobs, bus, log });
   await startCostingWorker({ db, bus, jobs, log });
-  const gateway = createGateway({ cache, bus, log, config: gatewayConfigFromEnv(env) });
+  const gateway = createGateway({
+    cache,
+    bus,
+    log,
+    config: gatewayConfigFromEnv(env),
+    credentials: options.credentials ?? (() => undefined),
+  });
   const controlPlane = getRequestListener(createControlPlaneApp(services).fetch);
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {

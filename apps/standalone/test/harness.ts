@@ -36,7 +36,12 @@ export interface Harness {
  * the testkit mocks. `store` picks PGlite (a temp data dir) or a fresh PostgreSQL database.
  */
 export async function startHarness(
-  options: { store?: "pglite" | "postgres"; env?: Record<string, string> } = {},
+  options: {
+    store?: "pglite" | "postgres";
+    env?: Record<string, string>;
+    /** Operator credentials by env var name. */
+    credentials?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
   const mocks = await startMockProviders();
   const dataDir = await mkdtemp(join(tmpdir(), "gw-test-"));
@@ -52,7 +57,7 @@ export async function startHarness(
       ...(pg ? { GATEWAY_DATABASE_URL: pg.config.url } : {}),
       ...options.env,
     }),
-    silentLogger,
+    { log: silentLogger, credentials: (name) => options.credentials?.[name] },
   );
   if (!gateway.firstStart) throw new Error("expected a first start on an empty store");
   const { orgId, apiKey } = gateway.firstStart;

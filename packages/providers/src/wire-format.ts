@@ -52,14 +52,14 @@ export const endpointSpecs: Record<GatewayEndpoint, EndpointSpec> = {
   },
 };
 
-/** The header that carries the provider's own credential upstream. */
-export function upstreamCredentialHeader(provider: Exclude<ProviderLabel, "managed">, key: string) {
-  return provider === "provider_a"
+/** The header that carries the upstream's own credential: provider A's for the messages format, B's otherwise. */
+export function upstreamCredentialHeader(format: WireFormat, key: string) {
+  return format === "messages"
     ? { name: "x-api-key", value: key }
     : { name: "authorization", value: `Bearer ${key}` };
 }
 
-/** The response header in which each provider names its own request id. */
-export function upstreamRequestIdHeader(provider: Exclude<ProviderLabel, "managed">): string {
-  return provider === "provider_a" ? "request-id" : "x-request-id";
+/** The response header in which the upstream names its own request id. */
+export function upstreamRequestIdHeader(format: WireFormat): string {
+  return format === "messages" ? "request-id" : "x-request-id";
 }

@@ -1,0 +1,200 @@
+import type { CatalogModelEntry, ConfigReader, DeploymentEntry, WorkloadEntry } from "@gateway/cache";
+import { gatewayRequestHeaders } from "@gateway/contracts";
+import {
+  type EndpointSpec,
+  type GatewayErrorKind,
+  upstreamCredentialHeader,
+  type WireFormat,
+} from "@gateway/providers";
+import { type Attempt, type CallPlan, upstreamTarget } from "./attempt.ts";
+
+export interface PlanContext {
+  config: ConfigReader;
+  /** Reads an operator credential by the env var name the catalog gives. */
+  credentials(name: string): string | undefined;
+  providerUrls: { provider_a: string; provider_b: string };
+  /** Env var holding the operator's provider-B key for the responses endpoints. */
+  responsesKeyEnv: string;
+  random(): number;
+}
+
+export interface PlanInput {
+  spec: EndpointSpec;
+  request: Record<string, unknown>;
+  body: Buffer;
+  upstreamKey: string | undefined;
+  workload: WorkloadEntry;
+}
+
+export type PlanResult =
+  | { ok: true; plan: CallPlan }
+  | { ok: false; kind: GatewayErrorKind; message: string; param: string | null };
+
+const refuse = (kind: GatewayErrorKind, message: string, param: string | null = null): PlanResult => ({
+  ok: false,
+  kind,
+  message,
+  param,
+});
+
+/**
+ * Decides where a request goes. Bring-your-own-key traffic passes through to its provider unless
+ * its workload routes a share of it to a catalog model; a request without an upstream key is a
+ * managed call to a catalog model, all or nothing; the responses endpoints use the operator's
+ * provider-B key and forward the caller's model unchanged.
+ */
+export async function planCall(ctx: PlanContext, input: PlanInput): Promise<PlanResult> {
+  const { spec, request, upstreamKey } = input;
+  const model = typeof request.model === "string" ? request.model : null;
+  if (spec.wireFormat === "responses") return planResponses(ctx, input, model);
+  if (!upstreamKey) return planManaged(ctx, input, model);
+
+  const byo: Attempt = {
+    target: upstreamTarget(ctx.providerUrls[spec.provider]),
+    credential: upstreamCredentialHeader(spec.wireFormat, upstreamKey),
+    body: input.body,
+    mode: "byo",
+    route: "primary",
+    providerLabel: spec.provider,
+    servedModel: model,
+    managed: false,
+    hideUsageChunk: false,
+  };
+  const { routeModelId, routeTrafficPct } = input.workload;
+  // count_tokens is not a generation: it always goes to the model it names.
+  const routable = routeModelId !== null && spec.endpoint !== "count_tokens" && routeTrafficPct > 0;
+  if (!routable || ctx.random() * 100 >= routeTrafficPct)
+    return { ok: true, plan: { primary: byo, fallback: null } };
+
+  const fallback: Attempt = { ...byo, route: "fallback" };
+  const served = await servable(ctx, routeModelId, spec.wireFormat);
+  if (!served.ok) {
+    // The route fired but its model cannot be served: recover on the original model at once.
+    return { ok: true, plan: { primary: fallback, fallback: null, fallbackReason: "error" } };
+  }
+  const routed = catalogAttempt(
+    served.model,
+    served.deployment,
+    served.key,
+    request,
+    spec.wireFormat,
+    "gateway",
+  );
+  return { ok: true, plan: { primary: routed, fallback } };
+}
+
+function planResponses(ctx: PlanContext, input: PlanInput, model: string | null): PlanResult {
+  if (input.upstreamKey) {
+    return refuse(
+      "invalid_request",
+      `${input.spec.upstreamPath} is served with managed credentials only; remove ${gatewayRequestHeaders.upstreamKey}.`,
+    );
+  }
+  const key = ctx.credentials(ctx.responsesKeyEnv);
+  if (!key)
+    return refuse(
+      "model_unavailable",
+      `${input.spec.upstreamPath} is not available: no managed credentials are configured.`,
+    );
+  return {
+    ok: true,
+    plan: {
+      primary: {
+        target: upstreamTarget(ctx.providerUrls.provider_b),
+        credential: upstreamCredentialHeader("responses", key),
+        body: input.body,
+        mode: "managed",
+        route: "primary",
+        providerLabel: "provider_b",
+        servedModel: model,
+        managed: true,
+        hideUsageChunk: false,
+      },
+      fallback: null,
+    },
+  };
+}
+
+async function planManaged(ctx: PlanContext, input: PlanInput, model: string | null): Promise<PlanResult> {
+  if (model === null) return refuse("invalid_request", "The request body needs a string `model`.", "model");
+  const served = await servable(ctx, model, input.spec.wireFormat);
+  if (!served.ok) return refuse(served.kind, served.message, "model");
+  return {
+    ok: true,
+    plan: {
+      primary: catalogAttempt(
+        served.model,
+        served.deployment,
+        served.key,
+        input.request,
+        input.spec.wireFormat,
+        "primary",
+      ),
+      fallback: null,
+    },
+  };
+}
+
+type Servable =
+  | { ok: true; model: CatalogModelEntry; deployment: DeploymentEntry; key: string }
+  | { ok: false; kind: GatewayErrorKind; message: string };
+
+/** A catalog model that can serve this wire format now, with the credential to call it. */
+async function servable(ctx: PlanContext, modelId: string, format: WireFormat): Promise<Servable> {
+  const model = await ctx.config.catalogModel(modelId);
+  if (!model) {
+    return {
+      ok: false,
+      kind: "model_not_found",
+      message: `Model '${modelId}' is not in the catalog. To use your own provider key, send it in ${gatewayRequestHeaders.upstreamKey}.`,
+    };
+  }
+  const unavailable = (why: string): Servable => ({
+    ok: false,
+    kind: "model_unavailable",
+    message: `Model '${modelId}' cannot be served right now: ${why}.`,
+  });
+  if (!model.active) return unavailable("it is not active");
+  const deployment = model.deployments.find((d) => d.wireFormat === format);
+  if (!deployment) return unavailable(`it is not offered in this endpoint's format`);
+  const key = ctx.credentials(deployment.credentialEnv);
+  if (!key) return unavailable("its deployment has no credentials configured");
+  return { ok: true, model, deployment, key };
+}
+
+/** A call to a catalog deployment, paid by the operator, with the model rewritten to the deployment's. */
+function catalogAttempt(
+  model: CatalogModelEntry,
+  deployment: DeploymentEntry,
+  key: string,
+  request: Record<string, unknown>,
+  format: WireFormat,
+  route: "primary" | "gateway",
+): Attempt {
+  const rewritten: Record<string, unknown> = { ...request, model: deployment.upstreamModel };
+  // Usage is what the operator pays for: a provider-B stream carries it only when asked, so ask,
+  // and hide the extra chunk from a caller who did not.
+  const streamOptions = request.stream_options;
+  const askedForUsage =
+    typeof streamOptions === "object" && streamOptions !== null && "include_usage" in streamOptions
+      ? streamOptions.include_usage === true
+      : false;
+  const injectUsage = format === "chat_completions" && request.stream === true && !askedForUsage;
+  if (injectUsage) {
+    rewritten.stream_options = {
+      ...(typeof streamOptions === "object" ? streamOptions : {}),
+      include_usage: true,
+    };
+  }
+  return {
+    target: upstreamTarget(deployment.baseUrl),
+    credential: upstreamCredentialHeader(format, key),
+    body: Buffer.from(JSON.stringify(rewritten)),
+    mode: "managed",
+    route,
+    providerLabel: deployment.providerLabel,
+    servedModel: model.id,
+    managed: true,
+    hideUsageChunk: injectUsage,
+  };
+}
