@@ -114,3 +114,30 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Operator call: create or replace a catalog model and its deployments. */
+export async function putCatalogModel(h: Harness, id: string, body: unknown): Promise<void> {
+  const res = await fetch(`${h.gateway.url}/operator/v1/models/${id}`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`catalog put ${res.status}: ${await res.text()}`);
+}
+
+/** A catalog deployment body pointing at a mock, paid with the credential named `credentialEnv`. */
+export function deployment(
+  wireFormat: "messages" | "chat_completions" | "responses",
+  baseUrl: string,
+  upstreamModel: string,
+  credentialEnv: string,
+) {
+  return {
+    provider_label: wireFormat === "messages" ? "provider_a" : "provider_b",
+    wire_format: wireFormat,
+    base_url: baseUrl,
+    upstream_model: upstreamModel,
+    credential_env: credentialEnv,
+  };
+}

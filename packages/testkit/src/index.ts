@@ -1,3 +1,4 @@
+export type { Faults } from "./faults.ts";
 export { startMockProviderA } from "./provider-a/provider-a.ts";
 export { startMockProviderB } from "./provider-b/provider-b.ts";
 export { type MockProviders, startMockProviders } from "./start-mock-providers.ts";

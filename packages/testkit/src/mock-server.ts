@@ -62,7 +62,7 @@ export async function startMockServer(
     entry.body = body;
 
     const query = target.indexOf("?");
-    const faults = parseFaults(req.headers);
+    const faults: Faults = { ...parseFaults(req.headers), ...opts.forcedFaults };
     const reply = respond({
       method: entry.method,
       pathname: query === -1 ? target : target.slice(0, query),

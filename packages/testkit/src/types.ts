@@ -1,4 +1,5 @@
 import type http from "node:http";
+import type { Faults } from "./faults.ts";
 
 export interface RecordedRequest {
   method: string;
@@ -23,4 +24,9 @@ export interface MockProviderOptions {
   port?: number;
   /** Keep every request in `requests` (default true). Turn off for long benchmark runs. */
   record?: boolean;
+  /**
+   * Faults applied to every request, over whatever its `x-mock-*` headers say: an upstream that
+   * always fails (a routed deployment that is down) beside one that works.
+   */
+  forcedFaults?: Partial<Faults>;
 }
