@@ -107,7 +107,8 @@ describe("managed catalog calls", () => {
     // The hidden usage still reaches the call record.
     const requestId = raw.response.headers.get("x-gateway-request-id")!;
     const row = await eventually(
-      async () => (await h.gateway.internals.db.select().from(calls).where(eq(calls.requestId, requestId)))[0],
+      async () =>
+        (await h.gateway.internals.db.select().from(calls).where(eq(calls.requestId, requestId)))[0],
     );
     expect(row).toMatchObject({
       mode: "managed",

@@ -97,17 +97,21 @@ describe("workload routing: the traffic split", () => {
       expect(row.requestedModel).toBe("gpt-5.4-mini");
     }
 
-    const captured = new Map<string, Json>();
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-      const page = await h.cp(
-        "GET",
-        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads/${workloadId}/captures?limit=100${query}`,
-      );
-      for (const item of page.json.captures) captured.set(item.request_id, item);
-      cursor = page.json.cursor;
-    } while (cursor);
+    const captured = await eventually(async () => {
+      const items = new Map<string, Json>();
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+        const page = await h.cp(
+          "GET",
+          `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads/${workloadId}/captures?limit=100${query}`,
+        );
+        for (const item of page.json.captures) items.set(item.request_id, item);
+        cursor = page.json.cursor;
+      } while (cursor);
+      console.log("captures listed", items.size);
+      return items.size === total ? items : undefined;
+    }, 10_000);
     expect(captured.size).toBe(total);
     // Every routed capture, and a sample of the rest, read back whole.
     const toRead = [...seen.entries()].filter(([, s], i) => s.route === "gateway" || i % 10 === 0);
