@@ -9,6 +9,9 @@
 #   infra/kafka.sh status   print running/stopped (exit 0 when running, 3 when not)
 #   infra/kafka.sh url      print the bootstrap address (host:port)
 #
+# Environment: GATEWAY_KAFKA_PORT, GATEWAY_KAFKA_CONTROLLER_PORT (defaults in distributed.env),
+# KAFKA_DIR (default .tools/kafka).
+#
 # Listens on 127.0.0.1:$GATEWAY_KAFKA_PORT (clients) and :$GATEWAY_KAFKA_CONTROLLER_PORT (KRaft
 # controller); data in .tools/kafka/data. Messages up to $GATEWAY_KAFKA_MAX_MESSAGE_BYTES.
 set -euo pipefail
@@ -16,8 +19,10 @@ ENGINE=kafka
 # shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-DIR="$TOOLS/kafka"
-LIBS="$DIR/libs"
+# KAFKA_DIR: a second private broker (the fault tests stop and start one of their own);
+# the jars are shared
+DIR="${KAFKA_DIR:-$TOOLS/kafka}"
+LIBS="$TOOLS/kafka/libs"
 DATA="$DIR/data"
 PIDFILE="$DIR/kafka.pid"
 PORT="$GATEWAY_KAFKA_PORT"

@@ -7,6 +7,8 @@
 #   infra/redis.sh status   print running/stopped (exit 0 when running, 3 when not)
 #   infra/redis.sh url      print the connection URL
 #
+# Environment: GATEWAY_REDIS_PORT (default in distributed.env), REDIS_DIR (default .tools/redis).
+#
 # Not Debian's system service: a server of its own on 127.0.0.1:$GATEWAY_REDIS_PORT, data in
 # .tools/redis, no persistence (the control plane rebuilds the cache from PostgreSQL at start).
 set -euo pipefail
@@ -14,7 +16,8 @@ ENGINE=redis
 # shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-DIR="$TOOLS/redis"
+# REDIS_DIR: a second private instance (the fault tests stop and start one of their own)
+DIR="${REDIS_DIR:-$TOOLS/redis}"
 PIDFILE="$DIR/redis.pid"
 PORT="$GATEWAY_REDIS_PORT"
 

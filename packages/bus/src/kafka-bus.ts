@@ -21,6 +21,11 @@ export interface KafkaBusOptions {
   retryIntervalMs?: number;
   /** Events handed to one consumer `handle` call at most. */
   maxHandlerBatch?: number;
+  /**
+   * Prepended to every topic and consumer group name, so deployments (or test runs) can share
+   * one cluster without reading each other's events. Empty by default.
+   */
+  namePrefix?: string;
 }
 
 const batchBytes = 4 * 1024 * 1024;
@@ -39,6 +44,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const sendTimeoutMs = options.sendTimeoutMs ?? 5_000;
   const lingerMs = options.lingerMs ?? 5;
   const retryIntervalMs = options.retryIntervalMs ?? 1_000;
+  const named = (name: string) => `${options.namePrefix ?? ""}${name}`;
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
@@ -224,21 +230,24 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         });
         return;
       }
-      memory.push({ topic, key, value });
+      memory.push({ topic: named(topic), key, value });
       scheduleKick();
     },
     async subscribe({ topic, group, handle }) {
       const consumer = kafka.consumer({
-        groupId: group,
+        groupId: named(group),
         maxBytes: maxMessageBytes * 2,
         maxBytesPerPartition: maxMessageBytes,
         maxWaitTimeInMs: 500,
+        // a consumer that died is noticed within 10 s and its partitions handed to the others
+        sessionTimeout: 10_000,
+        heartbeatInterval: 2_000,
         retry: { retries: 8, initialRetryTime: 300, maxRetryTime: 5_000 },
       });
       consumers.push(consumer);
-      await ensureTopic(topic);
+      await ensureTopic(named(topic));
       await consumer.connect();
-      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.subscribe({ topic: named(topic), fromBeginning: true });
       const chunk = options.maxHandlerBatch ?? 256;
       await consumer.run({
         autoCommit: false,

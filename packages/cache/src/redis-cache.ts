@@ -11,6 +11,8 @@ export interface RedisCacheOptions {
   namespace?: string;
   /** Resolve only once Redis answers (the control plane); a gateway starts without it. */
   waitForRedis?: boolean;
+  /** With `waitForRedis`: how long to wait before failing. */
+  connectWaitMs?: number;
   /**
    * A local copy older than this is read again from Redis, which wins; this bounds staleness
    * even if an invalidation were lost. While Redis is away the local copy is served regardless.
@@ -27,6 +29,15 @@ interface LocalEntry {
 
 type PendingWrite = { value: unknown } | { deleted: true };
 
+export interface RedisConfigCache extends ConfigCache {
+  /**
+   * For the writer: runs `rebuild` (write every live entry) now and again whenever Redis comes
+   * back after being away, and marks Redis as complete after each run. Until a mark exists,
+   * readers treat Redis as away: a Redis that restarted empty never makes known keys unknown.
+   */
+  keepSynced(rebuild: () => Promise<void>): Promise<void>;
+}
+
 /**
  * The config cache on Redis, with a copy in each process. Writers (the control plane) write
  * through and PUBLISH the key, so every gateway drops its copy at once: a revoked key stops
@@ -34,19 +45,20 @@ type PendingWrite = { value: unknown } | { deleted: true };
  * copy, else from Redis within `timeoutMs`; with Redis away, a known key keeps working and a
  * never-seen key is refused. A write that fails while Redis is away is replayed when it returns.
  */
-export async function createRedisCache(options: RedisCacheOptions): Promise<ConfigCache> {
+export async function createRedisCache(options: RedisCacheOptions): Promise<RedisConfigCache> {
   const { log, timeoutMs } = options;
   const ns = options.namespace ?? "gw:config";
   const channel = `${ns}:invalidate`;
+  const syncedMark = `${ns}:synced`;
   const revalidateAfterMs = options.revalidateAfterMs ?? 30_000;
   const maxLocal = options.maxLocalEntries ?? 100_000;
+  const connectWaitMs = options.connectWaitMs ?? 30_000;
   const connection = {
     // fail at once while disconnected instead of queueing: a request never waits for a reconnect
     enableOfflineQueue: false,
     commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
-    lazyConnect: true,
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),
   };
   const redis = new Redis(options.url, connection);
@@ -58,6 +70,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Conf
   let invalidations = 0;
   let subscriberLost = false;
   let redisAway = false;
+  let rebuild: (() => Promise<void>) | null = null;
 
   redis.on("error", () => {});
   sub.on("error", () => {});
@@ -67,8 +80,9 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Conf
   });
   redis.on("ready", () => {
     if (redisAway) log.info("redis is back");
+    const wasAway = redisAway;
     redisAway = false;
-    void replay();
+    void replay().then(() => (wasAway ? resync() : undefined));
   });
   sub.on("close", () => {
     subscriberLost = true;
@@ -105,6 +119,18 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Conf
     }
   }
 
+  async function resync() {
+    if (!rebuild) return;
+    try {
+      await rebuild();
+      await redis.set(syncedMark, new Date().toISOString());
+    } catch (error) {
+      log.warn("rebuilding the redis config cache failed; will retry when redis is back", {
+        error: String(error),
+      });
+    }
+  }
+
   async function writeThrough(key: string, op: PendingWrite) {
     // a later write of the same key supersedes one still waiting
     pending.delete(key);
@@ -118,10 +144,34 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Conf
     }
   }
 
-  const connecting = Promise.all([redis.connect(), sub.connect().then(() => sub.subscribe(channel))]);
-  if (options.waitForRedis) await connecting;
-  else
-    connecting.catch(() => log.warn("redis unreachable at start; unknown keys are refused until it answers"));
+  // Both connections keep retrying on their own (retryStrategy); the subscription is made once
+  // and ioredis renews it on every reconnect.
+  const subscribed = new Promise<void>((resolve) =>
+    sub.once("ready", () => void sub.subscribe(channel).then(() => resolve(), resolve)),
+  );
+  const ready = Promise.all([new Promise((resolve) => redis.once("ready", resolve)), subscribed]);
+  if (options.waitForRedis) {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`redis did not answer within ${connectWaitMs} ms`)),
+        connectWaitMs,
+      );
+    });
+    try {
+      await Promise.race([ready, gaveUp]);
+    } catch (error) {
+      redis.disconnect();
+      sub.disconnect();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  } else {
+    void Promise.race([ready, new Promise((r) => setTimeout(r, 2_000, "late"))]).then((r) => {
+      if (r === "late") log.warn("redis unreachable at start; unknown keys are refused until it answers");
+    });
+  }
 
   return {
     async get<T>(key: string) {
@@ -129,8 +179,10 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Conf
       if (copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs) return copy.value as T;
       const seen = invalidations;
       try {
-        const raw = await redis.get(`${ns}:${key}`);
-        if (raw === null) {
+        const [raw, synced] = await redis.mget(`${ns}:${key}`, syncedMark);
+        // a Redis without the mark restarted empty and is not rebuilt yet: it knows nothing
+        if (synced === null) return copy?.value as T | undefined;
+        if (raw === null || raw === undefined) {
           local.delete(key);
           return undefined;
         }
@@ -144,6 +196,11 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Conf
     },
     set: (key, value) => writeThrough(key, { value }),
     delete: (key) => writeThrough(key, { deleted: true }),
+    async keepSynced(fn) {
+      rebuild = fn;
+      await fn();
+      await redis.set(syncedMark, new Date().toISOString());
+    },
     async close() {
       local.clear();
       redis.disconnect();

@@ -1,0 +1,23 @@
+import type { Logger } from "@gateway/contracts";
+import { openKafkaBus, openPostgres, openS3BlobStore } from "@gateway/engines";
+import type { CaptureWriterDeps } from "./capture-writer.ts";
+import type { CaptureWriterEnv } from "./env.ts";
+
+/** Env → adapters. The tables are the control plane's to migrate; start it first. */
+export async function captureWriterDeps(
+  env: CaptureWriterEnv,
+  log: Logger,
+): Promise<{ deps: CaptureWriterDeps; close(): Promise<void> }> {
+  const store = await openPostgres(env);
+  const blobs = openS3BlobStore(env);
+  const bus = await openKafkaBus(env, log, env.GATEWAY_INSTANCE_ID ?? `capture-writer-${process.pid}`);
+  return {
+    deps: { db: store.db, blobs, bus, log },
+    async close() {
+      // leaving the group commits nothing new: offsets were committed after each handled batch
+      await bus.close();
+      blobs.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import { kafkaEnv, parseEnvWith, postgresEnv, s3Env } from "@gateway/engines";
+import { z } from "zod";
+
+/** The capture writer as a process of its own: Kafka (events in), S3 (objects) and PostgreSQL (index). */
+export const captureWriterEnvSchema = z.object({
+  ...kafkaEnv,
+  ...postgresEnv,
+  ...s3Env,
+  GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
+});
+export type CaptureWriterEnv = z.infer<typeof captureWriterEnvSchema>;
+
+export const parseCaptureWriterEnv = (source: Record<string, string | undefined>): CaptureWriterEnv =>
+  parseEnvWith(captureWriterEnvSchema, source);

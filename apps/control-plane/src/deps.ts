@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "@gateway/contracts";
+import { runMigrations, seedPriceTable } from "@gateway/db";
+import { openPostgres, openRedisCache, openS3BlobStore } from "@gateway/engines";
+import type { ControlPlaneEnv } from "./env.ts";
+import { configSync } from "./services/config-sync.ts";
+import type { Services } from "./services/context.ts";
+import { cursorCodec } from "./services/cursor.ts";
+
+export interface ControlPlaneDeps {
+  services: Services;
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL is the source of truth; the control plane migrates it and then rebuilds the Redis
+ * config cache from it (`syncAll`), at start and whenever Redis returns from an outage, so a
+ * Redis that lost its data is whole again without anyone restarting anything.
+ */
+export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promise<ControlPlaneDeps> {
+  const store = await openPostgres(env);
+  await runMigrations(store);
+  await seedPriceTable(store.db);
+  const cache = await openRedisCache(env, log, "writer");
+  const sync = configSync(cache);
+  // again whenever Redis comes back, in case it came back empty
+  await cache.keepSynced(() => sync.syncAll(store.db));
+  const blobs = openS3BlobStore(env);
+  const services: Services = {
+    db: store.db,
+    sync,
+    blobs,
+    cursors: cursorCodec(
+      env.GATEWAY_CURSOR_SECRET ? Buffer.from(env.GATEWAY_CURSOR_SECRET) : randomBytes(32),
+    ),
+    log,
+    operatorToken: env.GATEWAY_OPERATOR_TOKEN ?? null,
+  };
+  return {
+    services,
+    async close() {
+      blobs.close();
+      await cache.close();
+      await store.close();
+    },
+  };
+}

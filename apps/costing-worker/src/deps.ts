@@ -1,0 +1,22 @@
+import type { Logger } from "@gateway/contracts";
+import { openBullmqQueue, openKafkaBus, openPostgres } from "@gateway/engines";
+import type { CostingWorkerDeps } from "./costing-worker.ts";
+import type { CostingWorkerEnv } from "./env.ts";
+
+/** Env → adapters: BullMQ on Redis runs the pricing jobs. The tables are the control plane's to migrate. */
+export async function costingWorkerDeps(
+  env: CostingWorkerEnv,
+  log: Logger,
+): Promise<{ deps: CostingWorkerDeps; close(): Promise<void> }> {
+  const store = await openPostgres(env);
+  const jobs = openBullmqQueue(env, log);
+  const bus = await openKafkaBus(env, log, env.GATEWAY_INSTANCE_ID ?? `costing-worker-${process.pid}`);
+  return {
+    deps: { db: store.db, bus, jobs, log },
+    async close() {
+      await bus.close();
+      await jobs.close();
+      await store.close();
+    },
+  };
+}

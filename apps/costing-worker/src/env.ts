@@ -1,0 +1,14 @@
+import { kafkaEnv, parseEnvWith, postgresEnv, redisEnv } from "@gateway/engines";
+import { z } from "zod";
+
+/** The costing worker as a process of its own: Kafka (events in), PostgreSQL (rows), Redis (BullMQ jobs). */
+export const costingWorkerEnvSchema = z.object({
+  ...kafkaEnv,
+  ...postgresEnv,
+  ...redisEnv,
+  GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
+});
+export type CostingWorkerEnv = z.infer<typeof costingWorkerEnvSchema>;
+
+export const parseCostingWorkerEnv = (source: Record<string, string | undefined>): CostingWorkerEnv =>
+  parseEnvWith(costingWorkerEnvSchema, source);

@@ -1,0 +1,21 @@
+import type { EventBus } from "@gateway/bus";
+import type { ConfigCache } from "@gateway/cache";
+import type { Logger } from "@gateway/contracts";
+import { openKafkaBus, openRedisCache } from "@gateway/engines";
+import type { GatewayProcessEnv } from "./env.ts";
+
+export interface GatewayProcessDeps {
+  cache: ConfigCache;
+  bus: EventBus;
+}
+
+/**
+ * The gateway never opens PostgreSQL: configuration comes from Redis (with a local copy that
+ * outlives a Redis outage) and calls leave through Kafka (with a disk spool that outlives a
+ * broker outage), so neither engine being away stops it answering.
+ */
+export async function gatewayDeps(env: GatewayProcessEnv, log: Logger): Promise<GatewayProcessDeps> {
+  const cache = await openRedisCache(env, log, "reader");
+  const bus = await openKafkaBus(env, log, env.GATEWAY_INSTANCE_ID ?? `gateway-${process.pid}`);
+  return { cache, bus };
+}

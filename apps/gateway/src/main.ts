@@ -1,0 +1,31 @@
+import { createServer } from "node:http";
+import { createLogger } from "@gateway/contracts";
+import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
+import { gatewayConfigFromEnv } from "./config.ts";
+import { gatewayDeps } from "./deps.ts";
+import { parseGatewayEnv } from "./env.ts";
+import { createGateway } from "./gateway.ts";
+
+// The gateway as a process of its own (split deployment): `pnpm --filter @gateway/gateway start`.
+const log = createLogger("gateway");
+const env = envOrExit(parseGatewayEnv);
+const deps = await gatewayDeps(env, log);
+const gateway = createGateway({ ...deps, log, config: gatewayConfigFromEnv(env) });
+const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => gateway.handle(req, res));
+const url = await listen(server, env.PORT, env.HOST);
+log.info("listening", { url });
+
+stopOnSignals(log, async () => {
+  server.close();
+  server.closeIdleConnections();
+  const { drained, inFlight } = await gateway.drain(env.GATEWAY_DRAIN_TIMEOUT_MS);
+  if (!drained) {
+    log.warn("drain deadline passed; closing remaining connections", { inFlight });
+    server.closeAllConnections();
+  }
+  // events the broker has not taken stay in the spool and leave with the next start
+  await deps.bus.flush();
+  await deps.bus.close();
+  await gateway.close();
+  await deps.cache.close();
+});

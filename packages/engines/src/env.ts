@@ -1,0 +1,82 @@
+import { z } from "zod";
+
+/**
+ * The settings of the split deployment, one fragment per engine, for the apps' env schemas to
+ * compose. Defaults match infra/distributed.env where a default makes sense; URLs never have one.
+ */
+export const listenEnv = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("127.0.0.1"),
+  /** On SIGTERM/SIGINT: how long in-flight work may take to finish. */
+  GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
+};
+
+export const postgresEnv = {
+  GATEWAY_DATABASE_URL: z.url(),
+  GATEWAY_DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+};
+
+export const redisEnv = {
+  GATEWAY_REDIS_URL: z.url(),
+  /** Longest the gateway waits on Redis; past it, it answers from its local copy (or refuses an unknown key). */
+  GATEWAY_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(50),
+  /** Prefix of the config keys, the invalidation channel and BullMQ's keys, for deployments that share a Redis. */
+  GATEWAY_REDIS_NAMESPACE: z.string().min(1).default("gw"),
+};
+
+export const kafkaEnv = {
+  /** Comma-separated host:port list. */
+  GATEWAY_KAFKA_BROKERS: z
+    .string()
+    .min(1)
+    .transform((v) => v.split(",").map((b) => b.trim()))
+    .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, "expected host:port")).min(1)),
+  GATEWAY_KAFKA_PARTITIONS: z.coerce.number().int().positive().default(6),
+  GATEWAY_KAFKA_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(128 * 1024 * 1024),
+  /** Prepended to topic and consumer-group names, for deployments that share a cluster. */
+  GATEWAY_KAFKA_NAME_PREFIX: z.string().default(""),
+  /** Events wait here while the broker is away; one directory per process, on durable disk. */
+  GATEWAY_SPOOL_DIR: z.string().min(1).default("./data/spool"),
+};
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+export const s3Env = {
+  GATEWAY_S3_BUCKET: z.string().min(3),
+  /** Prepended to every object key, e.g. `gateway/`. */
+  GATEWAY_S3_PREFIX: z.string().default(""),
+  GATEWAY_S3_REGION: z.string().min(1).default("us-east-1"),
+  /** Unset for AWS S3; the server's URL for MinIO, R2 or another S3-compatible store. */
+  GATEWAY_S3_ENDPOINT: z.url().optional(),
+  GATEWAY_S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Both unset: the AWS SDK's default credential chain (env, profile, instance role). */
+  GATEWAY_S3_ACCESS_KEY: z.string().min(1).optional(),
+  GATEWAY_S3_SECRET_KEY: z.string().min(1).optional(),
+};
+
+type Shape<T extends Record<string, z.ZodType>> = z.infer<z.ZodObject<T>>;
+export type PostgresEnv = Shape<typeof postgresEnv>;
+export type RedisEnv = Shape<typeof redisEnv>;
+export type KafkaEnv = Shape<typeof kafkaEnv>;
+export type S3Env = Shape<typeof s3Env>;
+
+/**
+ * Parses `source` (the process environment) once, failing with one readable message that names
+ * every bad variable. An empty variable (`FOO=` in a compose file or a shell) means "not set".
+ */
+export function parseEnvWith<T extends z.ZodType>(
+  schema: T,
+  source: Record<string, string | undefined>,
+): z.output<T> {
+  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(set);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  return parsed.data;
+}

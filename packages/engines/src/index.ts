@@ -1,0 +1,3 @@
+export * from "./env.ts";
+export * from "./open.ts";
+export * from "./run.ts";

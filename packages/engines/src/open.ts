@@ -1,0 +1,69 @@
+import { resolve } from "node:path";
+import { createS3BlobStore } from "@gateway/blobstore";
+import { createKafkaBus, type EventBus } from "@gateway/bus";
+import { createRedisCache, type RedisConfigCache } from "@gateway/cache";
+import type { Logger } from "@gateway/contracts";
+import { type DbHandle, openDb } from "@gateway/db";
+import { createBullmqQueue, type JobQueue } from "@gateway/jobs";
+import type { KafkaEnv, PostgresEnv, RedisEnv, S3Env } from "./env.ts";
+
+/** Env → adapter, one function per engine, shared by every app's deps.ts. */
+
+export function openPostgres(env: PostgresEnv): Promise<DbHandle> {
+  return openDb({ kind: "postgres", url: env.GATEWAY_DATABASE_URL, max: env.GATEWAY_DATABASE_POOL_SIZE });
+}
+
+/**
+ * `reader`: a gateway (local copy, short timeout, starts without Redis). `writer`: the control
+ * plane (waits for Redis at start, a longer timeout for its writes).
+ */
+export function openRedisCache(
+  env: RedisEnv,
+  log: Logger,
+  role: "reader" | "writer",
+): Promise<RedisConfigCache> {
+  return createRedisCache({
+    url: env.GATEWAY_REDIS_URL,
+    log,
+    timeoutMs:
+      role === "reader" ? env.GATEWAY_REDIS_TIMEOUT_MS : Math.max(env.GATEWAY_REDIS_TIMEOUT_MS, 2_000),
+    waitForRedis: role === "writer",
+    namespace: `${env.GATEWAY_REDIS_NAMESPACE}:config`,
+  });
+}
+
+export function openKafkaBus(env: KafkaEnv, log: Logger, clientId: string): Promise<EventBus> {
+  return createKafkaBus({
+    brokers: env.GATEWAY_KAFKA_BROKERS,
+    clientId,
+    spoolDir: resolve(env.GATEWAY_SPOOL_DIR),
+    log,
+    partitions: env.GATEWAY_KAFKA_PARTITIONS,
+    maxMessageBytes: env.GATEWAY_KAFKA_MAX_MESSAGE_BYTES,
+    namePrefix: env.GATEWAY_KAFKA_NAME_PREFIX,
+  });
+}
+
+export function openS3BlobStore(env: S3Env) {
+  return createS3BlobStore({
+    bucket: env.GATEWAY_S3_BUCKET,
+    prefix: env.GATEWAY_S3_PREFIX,
+    region: env.GATEWAY_S3_REGION,
+    forcePathStyle: env.GATEWAY_S3_FORCE_PATH_STYLE,
+    ...(env.GATEWAY_S3_ENDPOINT ? { endpoint: env.GATEWAY_S3_ENDPOINT } : {}),
+    ...(env.GATEWAY_S3_ACCESS_KEY && env.GATEWAY_S3_SECRET_KEY
+      ? {
+          credentials: { accessKeyId: env.GATEWAY_S3_ACCESS_KEY, secretAccessKey: env.GATEWAY_S3_SECRET_KEY },
+        }
+      : {}),
+  });
+}
+
+export function openBullmqQueue(env: RedisEnv, log: Logger): JobQueue {
+  return createBullmqQueue({
+    url: env.GATEWAY_REDIS_URL,
+    log,
+    prefix: `${env.GATEWAY_REDIS_NAMESPACE}:jobs`,
+    onDeadLetter: (letter) => log.error("job failed for good", { name: letter.name, error: letter.error }),
+  });
+}

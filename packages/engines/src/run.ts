@@ -1,0 +1,43 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "@gateway/contracts";
+
+/** Parses the env with `parse`, or prints why it is invalid and exits 1. */
+export function envOrExit<T>(parse: (source: Record<string, string | undefined>) => T): T {
+  try {
+    return parse(process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+/** Runs `stop` once on the first SIGTERM or SIGINT, then exits (1 when stopping failed). */
+export function stopOnSignals(log: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      log.info("shutting down", { signal });
+      stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error("shutdown failed", { error: String(error) });
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+/** Listens and resolves with the URL a client on this machine would use. */
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((ready, failed) => {
+    server.once("error", failed);
+    server.listen(port, host, () => ready());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `http://${shown}:${bound}`;
+}
