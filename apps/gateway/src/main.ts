@@ -10,7 +10,13 @@ import { createGateway } from "./gateway.ts";
 const log = createLogger("gateway");
 const env = envOrExit(parseGatewayEnv);
 const deps = await gatewayDeps(env, log);
-const gateway = createGateway({ ...deps, log, config: gatewayConfigFromEnv(env) });
+const gateway = createGateway({
+  ...deps,
+  log,
+  config: gatewayConfigFromEnv(env),
+  // operator credentials of managed deployments, by the env var name the catalog names
+  credentials: (name) => process.env[name],
+});
 const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => gateway.handle(req, res));
 const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });

@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freshPostgresDatabase } from "@gateway/db";
+import { type MockProviders, startMockProviders } from "@gateway/testkit";
+import postgres from "postgres";
+import type { Json } from "../harness.ts";
+import { type AppProcess, freePort, infra, startApp } from "./processes.ts";
+
+export const operatorToken = "e2e-operator-token-0123456789";
+const listening = /"message":"listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
+const consuming = /"message":"consuming"/;
+
+/** A deployment under test, seen only from outside: URLs, and in the split case its engines. */
+export interface Deployment {
+  kind: "standalone" | "split";
+  gateways: string[];
+  controlPlane: string;
+  mocks: MockProviders;
+  cp(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; json: Json }>;
+  close(): Promise<void>;
+}
+
+export interface SplitDeployment extends Deployment {
+  kind: "split";
+  apps: Record<"controlPlane" | "gateway1" | "gateway2" | "captureWriter" | "costingWorker", AppProcess>;
+  /** Starts the capture writer again after a test stopped it. */
+  restartCaptureWriter(): Promise<void>;
+  /** The deployment's own Kafka broker and Redis server, which the fault tests stop and start. */
+  engines: { kafkaEnv: Record<string, string>; redisEnv: Record<string, string> };
+  env: Record<string, string>;
+  sql: postgres.Sql;
+}
+
+function controlPlaneClient(base: string) {
+  return async (method: string, path: string, body?: unknown, key = operatorToken) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? (JSON.parse(text) as Json) : null };
+  };
+}
+
+/** The default deployment: `apps/standalone/src/main.ts`, one process, embedded stores. */
+export async function startStandaloneDeployment(): Promise<Deployment> {
+  const mocks = await startMockProviders();
+  const dataDir = await mkdtemp(join(tmpdir(), "gw-e2e-"));
+  const { app, match } = await startApp(
+    "standalone",
+    "apps/standalone/src/main.ts",
+    {
+      PORT: "0",
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_OPERATOR_TOKEN: operatorToken,
+      GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
+      GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+    },
+    listening,
+  );
+  const url = match[1]!;
+  return {
+    kind: "standalone",
+    gateways: [url],
+    controlPlane: url,
+    mocks,
+    cp: controlPlaneClient(url),
+    async close() {
+      await app.stop();
+      await mocks.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The split deployment as separate processes: one control plane, two gateways, one capture
+ * writer, one costing worker. PostgreSQL (a fresh database) and S3 (a fresh key prefix) are the
+ * shared engines .ci/run started; Kafka and Redis are instances of this deployment's own,
+ * started by the same infra scripts on other ports, so the fault tests can stop them without
+ * disturbing other suites.
+ */
+export async function startSplitDeployment(): Promise<SplitDeployment> {
+  const run = randomBytes(4).toString("hex");
+  const mocks = await startMockProviders();
+  const work = await mkdtemp(join(tmpdir(), "gw-split-"));
+  const pg = await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!);
+  const kafkaEnv = {
+    GATEWAY_KAFKA_PORT: String(await freePort()),
+    GATEWAY_KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_DIR: join(work, "kafka"),
+  };
+  const redisEnv = { GATEWAY_REDIS_PORT: String(await freePort()), REDIS_DIR: join(work, "redis") };
+  await Promise.all([infra("kafka", "start", kafkaEnv), infra("redis", "start", redisEnv)]);
+  const env: Record<string, string> = {
+    GATEWAY_DATABASE_URL: pg.config.url,
+    GATEWAY_DATABASE_POOL_SIZE: "5",
+    GATEWAY_REDIS_URL: await infra("redis", "url", redisEnv),
+    GATEWAY_REDIS_NAMESPACE: `e2e-${run}`,
+    GATEWAY_KAFKA_BROKERS: await infra("kafka", "url", kafkaEnv),
+    GATEWAY_KAFKA_PARTITIONS: "3",
+    GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:59000",
+    GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
+    GATEWAY_S3_PREFIX: `e2e-${run}/`,
+    GATEWAY_S3_REGION: process.env.GATEWAY_S3_REGION ?? "us-east-1",
+    GATEWAY_S3_FORCE_PATH_STYLE: "true",
+    GATEWAY_S3_ACCESS_KEY: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",
+    GATEWAY_S3_SECRET_KEY: process.env.GATEWAY_S3_SECRET_KEY ?? "gateway-dev-secret-key",
+    GATEWAY_OPERATOR_TOKEN: operatorToken,
+    GATEWAY_CURSOR_SECRET: `e2e-cursor-secret-${run}`,
+    GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
+    GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+    GATEWAY_DRAIN_TIMEOUT_MS: "5000",
+    PORT: "0",
+  };
+  // the control plane migrates the database, so it starts first
+  const cp = await startApp("control-plane", "apps/control-plane/src/main.ts", env, listening);
+  const gateway = (n: number) =>
+    startApp(
+      `gateway-${n}`,
+      "apps/gateway/src/main.ts",
+      { ...env, GATEWAY_SPOOL_DIR: join(work, `spool-${n}`), GATEWAY_INSTANCE_ID: `gateway-${n}` },
+      listening,
+    );
+  const captureWriter = () =>
+    startApp("capture-writer", "apps/capture-writer/src/main.ts", env, consuming).then((s) => s.app);
+  const [g1, g2, cw, cost] = await Promise.all([
+    gateway(1),
+    gateway(2),
+    captureWriter(),
+    startApp("costing-worker", "apps/costing-worker/src/main.ts", env, consuming),
+  ]);
+  const apps = {
+    controlPlane: cp.app,
+    gateway1: g1.app,
+    gateway2: g2.app,
+    captureWriter: cw,
+    costingWorker: cost.app,
+  };
+  const sql = postgres(pg.config.url, { max: 2, onnotice: () => {} });
+  return {
+    kind: "split",
+    gateways: [g1.match[1]!, g2.match[1]!],
+    controlPlane: cp.match[1]!,
+    mocks,
+    apps,
+    engines: { kafkaEnv, redisEnv },
+    env,
+    sql,
+    cp: controlPlaneClient(cp.match[1]!),
+    async restartCaptureWriter() {
+      apps.captureWriter = await captureWriter();
+    },
+    async close() {
+      await Promise.all(Object.values(apps).map((a) => a.stop()));
+      await sql.end();
+      await Promise.all([infra("kafka", "stop", kafkaEnv), infra("redis", "stop", redisEnv)]);
+      await mocks.close();
+      await pg.drop();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { randomBytes } from "node:crypto";
+import { createS3BlobStore } from "@gateway/blobstore";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
+import { infra } from "./processes.ts";
+import { createTestOrg, deploymentScenarios, type TestOrg } from "./scenarios.ts";
+import { chatBody, gatewayCall, sleep, steadyTraffic, within } from "./traffic.ts";
+
+const engines = process.env.GATEWAY_TEST_ENGINES === "1";
+/** The Kafka outage of the fault test; 60 s in CI, shorter when iterating locally. */
+const kafkaOutageS = Number(process.env.GATEWAY_TEST_KAFKA_OUTAGE_S ?? 60);
+
+if (!engines) {
+  console.log(
+    "split deployment e2e skipped: set GATEWAY_TEST_ENGINES=1 with PostgreSQL, Redis, Kafka and S3 running " +
+      "(infra/*.sh start; .ci/run does this)",
+  );
+}
+
+// The split deployment as separate processes on the real engines: the same scenarios as the
+// standalone process, then the fault tests, each printing its figure.
+describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)", () => {
+  let d: SplitDeployment;
+  beforeAll(async () => {
+    d = await startSplitDeployment();
+  }, 240_000);
+  afterAll(() => d?.close(), 120_000);
+
+  deploymentScenarios(() => d, "split");
+
+  describe("faults", () => {
+    let org: TestOrg;
+    beforeAll(async () => {
+      org = await createTestOrg(d);
+    });
+
+    /** Rows of `table` among `ids`, and how many distinct request ids they hold. */
+    async function rows(table: "calls" | "capture_index", ids: string[]) {
+      const [r] = await d.sql<{ n: number; distinct: number }[]>`
+        select count(*)::int as n, count(distinct request_id)::int as distinct
+        from ${d.sql(table)} where request_id = any(${ids})`;
+      return r!;
+    }
+    async function allRows(ids: string[], timeoutMs: number) {
+      await within(
+        timeoutMs,
+        async () => {
+          const [calls, captures] = await Promise.all([rows("calls", ids), rows("capture_index", ids)]);
+          return calls.n >= ids.length && captures.n >= ids.length ? true : undefined;
+        },
+        500,
+      ).catch(() => {});
+      return { calls: await rows("calls", ids), captures: await rows("capture_index", ids) };
+    }
+
+    it(`keeps answering through a ${kafkaOutageS} s Kafka outage and delivers every event once`, async () => {
+      const traffic = steadyTraffic(d, org.apiKey, 50);
+      await sleep(3_000);
+      await infra("kafka", "stop", d.engines.kafkaEnv);
+      await sleep(kafkaOutageS * 1_000);
+      await infra("kafka", "start", d.engines.kafkaEnv);
+      await sleep(5_000);
+      const { ok, errors } = await traffic.stop();
+      const { calls, captures } = await allRows(ok, 180_000);
+      console.log(
+        `kafka outage (${kafkaOutageS} s): ${errors.length} gateway errors of ${ok.length + errors.length} requests, ` +
+          `${captures.n}/${ok.length} captures (${captures.distinct} distinct), ${calls.n}/${ok.length} call rows (${calls.distinct} distinct)`,
+      );
+      expect(errors).toEqual([]);
+      expect(ok.length).toBeGreaterThan(kafkaOutageS * 10);
+      expect(captures).toEqual({ n: ok.length, distinct: ok.length });
+      expect(calls).toEqual({ n: ok.length, distinct: ok.length });
+    }, 420_000);
+
+    it("keeps known keys working with Redis stopped, refuses unknown keys, and never waits past the timeout", async () => {
+      const timeoutMs = Number(d.env.GATEWAY_REDIS_TIMEOUT_MS ?? 50);
+      // both gateways know the key before Redis goes away
+      for (const g of d.gateways)
+        expect((await gatewayCall(g, org.apiKey, "/v1/chat/completions", chatBody(0))).status).toBe(200);
+      await infra("redis", "stop", d.engines.redisEnv);
+      let known = 0;
+      let knownErrors = 0;
+      let unknownRefused = 0;
+      let slowestRefusal = 0;
+      let slowestKnown = 0;
+      for (let i = 0; i < 200; i++) {
+        const g = d.gateways[i % d.gateways.length]!;
+        const r = await gatewayCall(g, org.apiKey, "/v1/chat/completions", chatBody(i));
+        if (r.status === 200) known++;
+        else knownErrors++;
+        slowestKnown = Math.max(slowestKnown, r.ms);
+        const stranger = `sk_${randomBytes(20).toString("hex")}`;
+        const u = await gatewayCall(g, stranger, "/v1/chat/completions", chatBody(i));
+        if (u.status === 401) unknownRefused++;
+        slowestRefusal = Math.max(slowestRefusal, u.ms);
+      }
+      await infra("redis", "start", d.engines.redisEnv);
+      console.log(
+        `redis down: ${known}/200 known-key calls answered (${knownErrors} errors), ${unknownRefused}/200 unknown keys refused, ` +
+          `slowest refusal ${slowestRefusal.toFixed(0)} ms, slowest call ${slowestKnown.toFixed(0)} ms (redis timeout ${timeoutMs} ms)`,
+      );
+      expect(knownErrors).toBe(0);
+      expect(unknownRefused).toBe(200);
+      // a refusal is the Redis wait plus the gateway's own few milliseconds
+      expect(slowestRefusal).toBeLessThan(timeoutMs + 150);
+      // after Redis returns (empty) and the control plane rebuilt it, new keys work again
+      const created = await d.cp("POST", `/admin/v1/orgs/${org.orgId}/api_keys`, {}, org.apiKey);
+      await within(10_000, async () => {
+        const r = await gatewayCall(d.gateways[1]!, created.json.value, "/v1/chat/completions", chatBody(1));
+        return r.status === 200 ? true : undefined;
+      });
+    }, 120_000);
+
+    it("loses, duplicates and tears no capture when the capture writer is killed under traffic", async () => {
+      const traffic = steadyTraffic(d, org.apiKey, 50);
+      await sleep(3_000);
+      await d.apps.captureWriter.stop("SIGKILL");
+      await sleep(3_000);
+      await d.restartCaptureWriter();
+      await sleep(3_000);
+      const { ok, errors } = await traffic.stop();
+      const { captures } = await allRows(ok, 60_000);
+      const blobs = createS3BlobStore({
+        bucket: d.env.GATEWAY_S3_BUCKET!,
+        prefix: d.env.GATEWAY_S3_PREFIX!,
+        region: d.env.GATEWAY_S3_REGION!,
+        endpoint: d.env.GATEWAY_S3_ENDPOINT!,
+        forcePathStyle: true,
+        credentials: {
+          accessKeyId: d.env.GATEWAY_S3_ACCESS_KEY!,
+          secretAccessKey: d.env.GATEWAY_S3_SECRET_KEY!,
+        },
+      });
+      const keys = await d.sql<{ request_id: string; key: string; size: number }[]>`
+        select request_id, key, size from capture_index where request_id = any(${ok})`;
+      let partial = 0;
+      const problems: string[] = [];
+      for (const row of keys) {
+        const body = await blobs.get(row.key);
+        try {
+          const envelope = JSON.parse(body?.toString("utf8") ?? "") as { request_id: string };
+          if (envelope.request_id !== row.request_id || body!.length !== Number(row.size)) {
+            partial++;
+            problems.push(`${row.key}: ${body!.length} bytes, index says ${row.size}`);
+          }
+        } catch (error) {
+          partial++;
+          problems.push(`${row.key}: ${String(error)}`);
+        }
+      }
+      if (problems.length > 0) console.log(problems.slice(0, 3).join("\n"));
+      blobs.close();
+      console.log(
+        `capture-writer killed: ${errors.length} gateway errors, ${ok.length - captures.distinct} lost, ` +
+          `${captures.n - captures.distinct} duplicated, ${partial} partial of ${ok.length} captures`,
+      );
+      expect(errors).toEqual([]);
+      expect(captures).toEqual({ n: ok.length, distinct: ok.length });
+      expect(partial).toBe(0);
+    }, 180_000);
+  });
+});

@@ -1,0 +1,13 @@
+import { afterAll, beforeAll, describe } from "vitest";
+import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
+import { deploymentScenarios } from "./scenarios.ts";
+
+// The default deployment, started as a user starts it; the same scenarios as split.e2e.test.ts.
+describe("end to end: standalone process", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startStandaloneDeployment();
+  }, 90_000);
+  afterAll(() => d?.close());
+  deploymentScenarios(() => d, "standalone");
+});

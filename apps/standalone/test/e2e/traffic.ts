@@ -1,0 +1,94 @@
+import type { Deployment } from "./deployments.ts";
+
+export interface GatewayReply {
+  status: number;
+  text: string;
+  requestId: string;
+  ms: number;
+}
+
+/** One gateway call with a gateway key and a BYO upstream key, as a client SDK would send it. */
+export async function gatewayCall(
+  gateway: string,
+  key: string,
+  path: "/v1/messages" | "/v1/chat/completions",
+  body: object,
+  extra: Record<string, string> = {},
+): Promise<GatewayReply> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-gateway-upstream-key": "sk-upstream-e2e",
+    ...extra,
+  };
+  if (path === "/v1/messages") {
+    headers["x-api-key"] = key;
+    headers["anthropic-version"] = "2023-06-01";
+  } else headers.authorization = `Bearer ${key}`;
+  const started = performance.now();
+  const res = await fetch(gateway + path, { method: "POST", headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  return {
+    status: res.status,
+    text,
+    requestId: res.headers.get("x-gateway-request-id") ?? "",
+    ms: performance.now() - started,
+  };
+}
+
+export const chatBody = (n: number, stream = false) => ({
+  model: "gpt-5.4-mini",
+  stream,
+  messages: [{ role: "user", content: `traffic ${n}` }],
+});
+
+/**
+ * Steady traffic: one small chat call every `intervalMs`, alternating between the gateways,
+ * until `stop()`. Counts every answer that is not 200 (or no answer at all) as an error.
+ */
+export function steadyTraffic(d: Deployment, key: string, intervalMs = 50) {
+  const ok: string[] = [];
+  const errors: string[] = [];
+  let stopped = false;
+  let n = 0;
+  const inFlight = new Set<Promise<void>>();
+  const loop = (async () => {
+    while (!stopped) {
+      const gateway = d.gateways[n % d.gateways.length]!;
+      const p = gatewayCall(gateway, key, "/v1/chat/completions", chatBody(n++)).then(
+        (r) =>
+          void (r.status === 200 ? ok.push(r.requestId) : errors.push(`${r.status} ${r.text.slice(0, 200)}`)),
+        (error: unknown) => void errors.push(String(error)),
+      );
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  })();
+  return {
+    ok,
+    errors,
+    async stop() {
+      stopped = true;
+      await loop;
+      await Promise.all([...inFlight]);
+      return { ok, errors };
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
+export async function within<T>(
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+  stepMs = 20,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await sleep(stepMs);
+  }
+}
