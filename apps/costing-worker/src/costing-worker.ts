@@ -1,5 +1,12 @@
 import type { EventBus } from "@gateway/bus";
-import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
+import {
+  type CallEvent,
+  callEventSchema,
+  callsTopic,
+  keyUsageEventSchema,
+  keyUsageTopic,
+  type Logger,
+} from "@gateway/contracts";
 import {
   apiKeys,
   type Db,
@@ -56,16 +63,30 @@ export async function startCostingWorker({ db, bus, jobs, log }: CostingWorkerDe
         else log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
       }
       if (events.length === 0) return;
-      const inserted = await recordCalls(db, events.map(callRow));
-      for (const [keyId, usedAt] of latestUseByKey(events)) {
-        await db
-          .update(apiKeys)
-          .set({ lastUsedAt: usedAt })
-          .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, usedAt))));
-      }
-      const priceable = new Set(events.filter((e) => e.usage).map((e) => e.request_id));
-      const toPrice = inserted.filter((id) => priceable.has(id));
+      await recordCalls(db, events.map(callRow));
+      await touchKeys(
+        db,
+        events.map((e) => ({ keyId: e.api_key_id, at: e.received_at })),
+      );
+      // Every priceable call of the batch, not only the rows this delivery inserted: if enqueueing
+      // failed after the insert committed, the redelivered batch must still get its job. Pricing
+      // only moves calls that are pending, so a second job changes nothing.
+      const toPrice = events.filter((e) => e.usage).map((e) => e.request_id);
       if (toPrice.length > 0) await jobs.add(costingJobs.priceCalls.name, { request_ids: toPrice });
+    },
+  });
+
+  await bus.subscribe({
+    topic: keyUsageTopic,
+    group: "costing-worker",
+    async handle(batch) {
+      const uses = [];
+      for (const payload of batch) {
+        const parsed = keyUsageEventSchema.safeParse(payload);
+        if (parsed.success) uses.push({ keyId: parsed.data.api_key_id, at: parsed.data.used_at });
+        else log.error("dropping malformed key usage event", { issues: parsed.error.issues.slice(0, 3) });
+      }
+      await touchKeys(db, uses);
     },
   });
 
@@ -83,12 +104,18 @@ export function enqueueReprice(jobs: JobQueue, model: string): Promise<void> {
   return jobs.add(costingJobs.repriceModel.name, { model });
 }
 
-function latestUseByKey(events: CallEvent[]): Map<string, Date> {
+/** Moves each key's `last_used_at` forward to its latest use in the batch; never backwards. */
+async function touchKeys(db: Db, uses: { keyId: string; at: string }[]) {
   const latest = new Map<string, Date>();
-  for (const event of events) {
-    const at = new Date(event.received_at);
-    const seen = latest.get(event.api_key_id);
-    if (!seen || seen < at) latest.set(event.api_key_id, at);
+  for (const use of uses) {
+    const at = new Date(use.at);
+    const seen = latest.get(use.keyId);
+    if (!seen || seen < at) latest.set(use.keyId, at);
   }
-  return latest;
+  for (const [keyId, usedAt] of latest) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: usedAt })
+      .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, usedAt))));
+  }
 }

@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventBus } from "@gateway/bus";
-import { type ConfigCache, configReader } from "@gateway/cache";
-import { callsTopic, gatewayRequestHeaders, type Logger, newId } from "@gateway/contracts";
+import { type ApiKeyEntry, type ConfigCache, configReader } from "@gateway/cache";
+import {
+  callsTopic,
+  gatewayRequestHeaders,
+  type KeyUsageEvent,
+  keyUsageTopic,
+  type Logger,
+  newId,
+} from "@gateway/contracts";
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import { Agent } from "undici";
 import type { Attempt } from "./attempt.ts";
@@ -65,6 +72,16 @@ export function createGateway({
     bus.publish(callsTopic, call.requestId, callEvent(call, call.caller));
   }
 
+  /** A valid key on a request that emits no call event still counts as used. */
+  function noteKeyUse(apiKey: ApiKeyEntry) {
+    const event: KeyUsageEvent = {
+      schema: keyUsageTopic,
+      api_key_id: apiKey.id,
+      used_at: new Date().toISOString(),
+    };
+    bus.publish(keyUsageTopic, apiKey.id, event);
+  }
+
   function fail(
     call: CallState,
     res: ServerResponse,
@@ -95,7 +112,10 @@ export function createGateway({
     }
     const call = newCallState(newId("request"), route.spec, mode);
     const resolved = await resolveCaller(reader, route.spec.wireFormat, req.headers);
-    if (!resolved.ok) return fail(call, res, resolved.kind, resolved.message);
+    if (!resolved.ok) {
+      if (resolved.apiKey) noteKeyUse(resolved.apiKey);
+      return fail(call, res, resolved.kind, resolved.message);
+    }
     call.caller = resolved.caller;
     try {
       await serveCall(req, res, call, route.query, upstreamKey);
@@ -177,6 +197,7 @@ export function createGateway({
       const error = gatewayError("chat_completions", key.kind, key.message, requestId);
       return sendJson(res, error.status, error.body, gatewayHeaders(probe));
     }
+    noteKeyUse(key.apiKey);
     sendJson(res, 200, await modelList(reader), gatewayHeaders(probe));
   }
 

@@ -13,7 +13,8 @@ export interface Caller {
 
 export type CallerResult =
   | { ok: true; caller: Caller }
-  | { ok: false; kind: GatewayErrorKind; message: string };
+  /** `apiKey` is set when the key was valid and the project or workload was not. */
+  | { ok: false; kind: GatewayErrorKind; message: string; apiKey?: ApiKeyEntry };
 
 export type KeyResult =
   | { ok: true; apiKey: ApiKeyEntry }
@@ -64,7 +65,7 @@ export async function resolveCaller(
       slug === null
         ? "The organisation has no default project; create one or send x-gateway-project."
         : `Unknown project '${slug}' in x-gateway-project.`;
-    return { ok: false, kind: "not_found", message };
+    return { ok: false, kind: "not_found", message, apiKey };
   }
 
   const name = singleHeader(headers[gatewayRequestHeaders.workload]) ?? null;
@@ -74,7 +75,7 @@ export async function resolveCaller(
       name === null
         ? `Project '${project.slug}' has no default workload.`
         : `Unknown workload '${name}' in project '${project.slug}' (x-gateway-workload).`;
-    return { ok: false, kind: "not_found", message };
+    return { ok: false, kind: "not_found", message, apiKey };
   }
   return { ok: true, caller: { apiKey, project, workload } };
 }

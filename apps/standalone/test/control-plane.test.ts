@@ -1,6 +1,6 @@
 import { testStores } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
+import { eventually, type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
 
 describe.each(testStores())("control plane (%s)", (store) => {
   let h: Harness;
@@ -96,16 +96,32 @@ describe.each(testStores())("control plane (%s)", (store) => {
       expect((await h.cp("DELETE", admin(`/api_keys/${metadata.id}`))).status).toBe(404);
     });
 
-    it("records last_used_at from live gateway traffic", async () => {
+    it("records last_used_at whenever the gateway validates the key, also on refused requests", async () => {
+      const lastUsed = async (id: string) =>
+        (await h.cp("GET", admin("/api_keys"))).json.api_keys.find((k: { id: string }) => k.id === id).last_used_at;
+      const settled = async (id: string, after: string | null) =>
+        eventually(async () => {
+          const at: string | null = await lastUsed(id);
+          return at !== null && (after === null || at > after) ? at : undefined;
+        });
+
       const { value, metadata } = (await h.cp("POST", admin("/api_keys"), {})).json;
+      expect(await lastUsed(metadata.id)).toBeNull();
       await (await gatewayCall(value)).text();
-      const deadline = Date.now() + 2000;
-      let lastUsed: string | null = null;
-      while (!lastUsed && Date.now() < deadline) {
-        const list = await h.cp("GET", admin("/api_keys"));
-        lastUsed = list.json.api_keys.find((k: { id: string }) => k.id === metadata.id).last_used_at;
-      }
-      expect(lastUsed).toEqual(expect.any(String));
+      const afterCall = await settled(metadata.id, null);
+
+      // A request refused for its workload still validated the key.
+      const refused = await fetch(`${h.gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${value}`, "x-gateway-upstream-key": "sk-up", "x-gateway-workload": "nope" },
+        body: JSON.stringify({ model: "gpt-5.4-mini", messages: [] }),
+      });
+      expect(refused.status).toBe(404);
+      const afterRefused = await settled(metadata.id, afterCall);
+
+      const models = await fetch(`${h.gateway.url}/v1/models`, { headers: { authorization: `Bearer ${value}` } });
+      expect(models.status).toBe(200);
+      await settled(metadata.id, afterRefused);
     });
   });
 

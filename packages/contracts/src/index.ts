@@ -2,6 +2,7 @@ export * from "./call-event.ts";
 export * from "./control-plane-errors.ts";
 export * from "./headers.ts";
 export * from "./ids.ts";
+export * from "./key-usage-event.ts";
 export * from "./logger.ts";
 export * from "./pricing.ts";
 export * from "./provider.ts";

@@ -64,14 +64,18 @@ export async function findProjectBySlug(db: Services["db"], orgId: string, slug:
 
 /** Renames a live project; the slug never changes, so the cache entry only needs refreshing. */
 export async function renameProject(services: Services, orgId: string, slug: string, name: string) {
-  const [row] = await services.db
-    .update(projects)
-    .set({ name })
-    .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
-    .returning();
-  if (!row) throw notFound("Project");
-  await services.sync.project(row);
-  return row;
+  // Published inside the transaction, under the row lock the update holds, so a concurrent
+  // delete cannot be overtaken in the cache by this rename.
+  return services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(projects)
+      .set({ name })
+      .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
+      .returning();
+    if (!row) throw notFound("Project");
+    await services.sync.project(row);
+    return row;
+  });
 }
 
 /**
@@ -79,16 +83,18 @@ export async function renameProject(services: Services, orgId: string, slug: str
  * and the gateway stops resolving the project as soon as its cache entries are gone.
  */
 export async function deleteProject(services: Services, orgId: string, slug: string): Promise<ProjectRow> {
-  const [row] = await services.db
-    .update(projects)
-    .set({ deletedAt: new Date() })
-    .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
-    .returning();
-  if (!row) throw notFound("Project");
-  await services.sync.project(row);
-  const rows = await services.db.select().from(workloads).where(eq(workloads.projectId, row.id));
-  await services.sync.deletedProjectWorkloads(row.id, rows);
-  return row;
+  return services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(projects)
+      .set({ deletedAt: new Date() })
+      .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
+      .returning();
+    if (!row) throw notFound("Project");
+    await services.sync.project(row);
+    const rows = await tx.select().from(workloads).where(eq(workloads.projectId, row.id));
+    await services.sync.deletedProjectWorkloads(row.id, rows);
+    return row;
+  });
 }
 
 /**

@@ -67,9 +67,9 @@ export async function updateWorkload(
   compute: (current: WorkloadRow, tx: Tx) => Promise<WorkloadChanges> | WorkloadChanges,
 ) {
   const id = await liveProjectId(services.db, orgId, projectId);
-  let result: { before: WorkloadRow; after: WorkloadRow };
+  let after: WorkloadRow;
   try {
-    result = await services.db.transaction(async (tx) => {
+    after = await services.db.transaction(async (tx) => {
       const [before] = await tx
         .select()
         .from(workloads)
@@ -84,22 +84,23 @@ export async function updateWorkload(
           .where(and(eq(workloads.projectId, id), eq(workloads.name, changes.name)));
         if (taken) throw duplicateName(changes.name);
       }
-      const [after] = await tx
+      const [updated] = await tx
         .update(workloads)
         .set({ ...changes, updatedAt: new Date() })
         .where(eq(workloads.id, before.id))
         .returning();
-      return { before, after: after! };
+      // Published while the row lock is held, so that concurrent changes to this workload reach
+      // the gateway's cache in the order they commit. The new name goes out before the old one
+      // is dropped, so the workload never vanishes in between.
+      await services.sync.workload(updated!);
+      if (before.name !== updated!.name) await services.sync.removeWorkload(before);
+      return updated!;
     });
   } catch (error) {
     // A concurrent rename won the name between our check and our update.
     if (isUniqueViolation(error)) throw new ApiError("conflict", "That workload name was just taken.");
     throw error;
   }
-  const { before, after } = result;
-  // Publish the new name before dropping the old one, so the workload never vanishes in between.
-  await services.sync.workload(after);
-  if (before.name !== after.name) await services.sync.removeWorkload(before);
   return after;
 }
 
@@ -111,17 +112,21 @@ export async function deleteWorkload(
   workloadId: string,
 ) {
   const id = await liveProjectId(services.db, orgId, projectId);
-  const [row] = await services.db
-    .select()
-    .from(workloads)
-    .where(and(eq(workloads.id, workloadId), eq(workloads.projectId, id)));
-  if (!row) throw notFound("Workload");
-  if (row.isDefault) {
-    throw new ApiError(
-      "conflict",
-      "The default workload cannot be deleted; every project keeps exactly one.",
-    );
-  }
-  await services.db.delete(workloads).where(and(eq(workloads.id, row.id), eq(workloads.isDefault, false)));
-  await services.sync.removeWorkload(row);
+  await services.db.transaction(async (tx) => {
+    // Locked, so a rename cannot commit between reading the name and dropping its cache entry.
+    const [row] = await tx
+      .select()
+      .from(workloads)
+      .where(and(eq(workloads.id, workloadId), eq(workloads.projectId, id)))
+      .for("update");
+    if (!row) throw notFound("Workload");
+    if (row.isDefault) {
+      throw new ApiError(
+        "conflict",
+        "The default workload cannot be deleted; every project keeps exactly one.",
+      );
+    }
+    await tx.delete(workloads).where(eq(workloads.id, row.id));
+    await services.sync.removeWorkload(row);
+  });
 }

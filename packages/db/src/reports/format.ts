@@ -1,6 +1,9 @@
-/** Rates and shares are rounded once, here, to four decimals; 0 when there is nothing to divide. */
+/**
+ * Rates and shares are rounded once, here, to four decimals (half up); 0 when there is nothing
+ * to divide. Scaling the integer numerator first keeps exact halves exact: 3/20000 is 0.0002.
+ */
 export function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+  return whole === 0 ? 0 : Math.round((part * 10_000) / whole) / 10_000;
 }
 
 /** Exact decimal text to a JSON number: the single rounding money goes through. */

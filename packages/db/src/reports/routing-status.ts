@@ -15,10 +15,14 @@ export interface RoutingStatusEntry {
 }
 
 /** route_mode follows active_traffic_pct: 100 primary, 1 to 99 gateway, none (or 0) passthrough. */
-export function routeMode(activePct: number): RoutingStatusEntry["route_mode"] {
-  if (activePct >= 100) return "primary";
-  if (activePct >= 1) return "gateway";
-  return "passthrough";
+/**
+ * The mode follows the dial as stored, not a rounded copy of it: 99.6% is still a split and
+ * 0.4% still moves traffic. The integer `active_traffic_pct` is then kept inside its mode's range.
+ */
+export function routeMode(pct: number): { mode: RoutingStatusEntry["route_mode"]; active: number } {
+  if (pct >= 100) return { mode: "primary", active: 100 };
+  if (pct > 0) return { mode: "gateway", active: Math.min(99, Math.max(1, Math.round(pct))) };
+  return { mode: "passthrough", active: 0 };
 }
 
 /** Each workload's declared route; the provider label is that of the model's first deployment. */
@@ -36,17 +40,18 @@ export async function routingStatus(db: Db, projectId: string): Promise<RoutingS
   const labelOf = new Map<string, string>();
   for (const d of deployments) if (!labelOf.has(d.modelId)) labelOf.set(d.modelId, d.providerLabel);
   return workloads.map((w) => {
-    const active = w.routeModelId ? Math.round(w.routeTrafficPct) : 0;
-    const label = w.routeModelId ? (labelOf.get(w.routeModelId) ?? null) : null;
+    const { mode, active } = routeMode(w.routeModelId ? w.routeTrafficPct : 0);
+    const routed = mode === "passthrough" ? null : w.routeModelId;
+    const label = routed ? (labelOf.get(routed) ?? null) : null;
     return {
       workload_id: w.id,
       display_name: w.name,
       environment: null,
-      route_mode: routeMode(active),
+      route_mode: mode,
       active_traffic_pct: active,
       provider_label: label,
       // Managed routes report `gateway-managed` until catalog ids are reported there.
-      model: w.routeModelId ? (label === "managed" ? "gateway-managed" : w.routeModelId) : null,
+      model: routed ? (label === "managed" ? "gateway-managed" : routed) : null,
       updated_at: w.updatedAt.toISOString(),
     };
   });

@@ -1,6 +1,7 @@
 import { unpricedReasons } from "@gateway/contracts";
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -40,12 +41,12 @@ export const calls = pgTable(
     upstreamResponseId: text("upstream_response_id"),
     tags: jsonb("tags").$type<Record<string, string>>().notNull(),
     usageRaw: jsonb("usage_raw").$type<Record<string, unknown>>(),
-    inputTokens: integer("input_tokens"),
-    cacheReadInputTokens: integer("cache_read_input_tokens"),
-    cacheCreationInputTokens: integer("cache_creation_input_tokens"),
-    cacheCreation5mInputTokens: integer("cache_creation_5m_input_tokens"),
-    cacheCreation1hInputTokens: integer("cache_creation_1h_input_tokens"),
-    outputTokens: integer("output_tokens"),
+    inputTokens: bigint("input_tokens", { mode: "number" }),
+    cacheReadInputTokens: bigint("cache_read_input_tokens", { mode: "number" }),
+    cacheCreationInputTokens: bigint("cache_creation_input_tokens", { mode: "number" }),
+    cacheCreation5mInputTokens: bigint("cache_creation_5m_input_tokens", { mode: "number" }),
+    cacheCreation1hInputTokens: bigint("cache_creation_1h_input_tokens", { mode: "number" }),
+    outputTokens: bigint("output_tokens", { mode: "number" }),
     pricingStatus: text("pricing_status", { enum: ["priced", "unpriced"] })
       .notNull()
       .default("unpriced"),
