@@ -16,6 +16,8 @@ import type { Caller } from "./resolve-caller.ts";
 /** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
 export interface CallState {
   requestId: string;
+  /** Aborts the upstream call when the caller goes away. */
+  abort: AbortController;
   receivedAt: Date;
   startedAt: number;
   spec: EndpointSpec;
@@ -47,6 +49,7 @@ export interface CallState {
 export function newCallState(requestId: string, spec: EndpointSpec, mode: GatewayMode): CallState {
   return {
     requestId,
+    abort: new AbortController(),
     receivedAt: new Date(),
     startedAt: performance.now(),
     spec,
@@ -76,8 +79,16 @@ export function gatewayHeaders(call: Pick<CallState, "requestId" | "mode" | "rou
     [gatewayResponseHeaders.requestId]: call.requestId,
     [gatewayResponseHeaders.mode]: call.mode,
     [gatewayResponseHeaders.route]: call.route,
-    [gatewayResponseHeaders.effectiveModel]: call.servedModel ?? "",
+    [gatewayResponseHeaders.effectiveModel]: headerSafe(call.servedModel ?? ""),
   };
+}
+
+/**
+ * A model name is the caller's text; a header value is printable ASCII. Anything else is
+ * percent-encoded (as in a URL), so that an exotic model name cannot break the response.
+ */
+function headerSafe(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
 export function toRawBody(bytes: Buffer): RawBody {

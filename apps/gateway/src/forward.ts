@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Writable } from "node:stream";
 import {
   createSseFactsTracker,
+  endsAtFrameBoundary,
   factsFromJsonBody,
   gatewayError,
   midStreamErrorFrame,
@@ -45,25 +46,38 @@ export async function forward(
 ): Promise<ForwardResult> {
   const { spec } = call;
   const format = spec.wireFormat;
-  const abort = new AbortController();
-  const onClientGone = () => {
-    if (!res.writableFinished) {
-      call.outcome = "client_aborted";
-      abort.abort();
-    }
-  };
-  res.on("close", onClientGone);
 
   // Set once the response head arrives: SSE is read frame by frame as it passes, a billable JSON
   // body is kept until its end to read its usage.
   const reading: { sse: SseFactsTracker | null; json: Buffer[] | null } = { sse: null, json: null };
   const filter = attempt.hideUsageChunk ? createUsageChunkFilter() : null;
+  // The last bytes the caller got, to know whether an error frame must first close a cut frame.
+  const sent: { last: Buffer | null } = { last: null };
+  const send = (bytes: Buffer | null): Buffer | null => {
+    if (bytes && bytes.length > 0) {
+      call.capture?.responseBody.push(bytes);
+      sent.last = bytes;
+    }
+    return bytes;
+  };
   const deliver = (chunk: Buffer): Buffer | null => {
     reading.sse?.push(chunk);
     reading.json?.push(chunk);
-    const out = filter ? filter.push(chunk) : chunk;
-    if (out) call.capture?.responseBody.push(out);
-    return out;
+    return send(filter ? filter.push(chunk) : chunk);
+  };
+  // A stream the upstream closed without its terminal event (and without an error event of its
+  // own) did not complete: it ends with an explicit error event, never a clean end.
+  const finish = (): Buffer | null => {
+    const rest = send(filter?.flush() ?? null);
+    const sse = reading.sse;
+    if (!sse || sse.ended || sse.erred || call.outcome !== "complete") return rest;
+    call.outcome = "truncated";
+    const frame = Buffer.from(
+      (needsFrameEnd(sent.last) ? "\n\n" : "") +
+        midStreamErrorFrame(format, "The upstream provider ended the stream before it was complete."),
+    );
+    send(frame);
+    return rest ? Buffer.concat([rest, frame]) : frame;
   };
 
   try {
@@ -72,9 +86,9 @@ export async function forward(
         origin: attempt.target.origin,
         path: attempt.target.basePath + spec.upstreamPath + query,
         method: "POST",
-        headers: upstreamRequestHeaders(req.headers, attempt.credential),
+        headers: upstreamRequestHeaders(req.headers, attempt.credential, attempt.mode === "managed"),
         body: attempt.body,
-        signal: abort.signal,
+        signal: call.abort.signal,
       },
       ({ statusCode, headers }) => {
         if (recoverable && statusCode >= 500)
@@ -92,11 +106,7 @@ export async function forward(
         res.writeHead(statusCode, outgoing);
         // An event stream's headers go out at once, not with its first frame.
         if (isSse) res.flushHeaders();
-        return responseSink(res, deliver, () => {
-          const rest = filter?.flush() ?? null;
-          if (rest) call.capture?.responseBody.push(rest);
-          return rest;
-        });
+        return responseSink(res, deliver, finish);
       },
     );
   } catch (error) {
@@ -121,16 +131,16 @@ export async function forward(
     } else if (reading.sse) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
+      // A reset can cut a frame in half: close it first, so the error event parses on its own.
       call.outcome = "truncated";
-      const frame = midStreamErrorFrame(format, message);
-      call.capture?.responseBody.push(Buffer.from(frame));
+      const frame = send(
+        Buffer.from((needsFrameEnd(sent.last) ? "\n\n" : "") + midStreamErrorFrame(format, message)),
+      );
       res.end(frame);
     } else {
       call.outcome = "truncated";
       res.destroy();
     }
-  } finally {
-    res.off("close", onClientGone);
   }
 
   if (reading.sse) {
@@ -144,6 +154,10 @@ export async function forward(
     call.upstreamResponseId = facts.responseId;
   }
   return { kind: "done" };
+}
+
+function needsFrameEnd(lastSent: Buffer | null): boolean {
+  return lastSent !== null && !endsAtFrameBoundary(lastSent);
 }
 
 /** A writable that passes each chunk to the client as it comes, honouring the client's backpressure. */

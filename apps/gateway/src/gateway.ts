@@ -117,9 +117,21 @@ export function createGateway({
       return fail(call, res, resolved.kind, resolved.message);
     }
     call.caller = resolved.caller;
+    // Registered before anything is awaited, so a caller who leaves at any point aborts the upstream.
+    const onClientGone = () => {
+      if (res.writableFinished) return;
+      call.outcome = "client_aborted";
+      call.abort.abort();
+    };
+    res.on("close", onClientGone);
     try {
       await serveCall(req, res, call, route.query, upstreamKey);
+    } catch (error) {
+      log.error("gateway request failed", { request_id: call.requestId, error: String(error) });
+      if (!res.headersSent) fail(call, res, "internal", "Internal gateway error.");
+      else res.destroy();
     } finally {
+      res.off("close", onClientGone);
       emit(call);
     }
   }

@@ -15,6 +15,19 @@ const hopByHop = new Set([
   "upgrade",
 ]);
 
+/**
+ * Never sent upstream: the host and length are the upstream request's own, the key headers are
+ * replaced by the upstream credential, and `expect: 100-continue` was already answered by node
+ * (undici refuses to send it).
+ */
+const notForwarded = new Set(["host", "content-length", "authorization", "x-api-key", "expect"]);
+
+/**
+ * The caller's own provider account scoping; sent next to the operator's key it would name an
+ * account the key does not belong to.
+ */
+const callerAccountHeaders = new Set(["openai-organization", "openai-project", "anthropic-workspace-id"]);
+
 /** Headers that carry a credential: ours, the caller's upstream key, or a session. */
 const credentialHeaders = new Set([
   "authorization",
@@ -34,12 +47,19 @@ const credentialHeaders = new Set([
 export function upstreamRequestHeaders(
   incoming: IncomingHttpHeaders,
   credential: { name: string; value: string },
+  operatorPaid: boolean,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  // Headers the caller named in `Connection` are connection-level too (RFC 9110 section 7.6.1).
+  const named =
+    singleHeader(incoming.connection)
+      ?.toLowerCase()
+      .split(",")
+      .map((n) => n.trim()) ?? [];
   for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || hopByHop.has(name) || name.startsWith("x-gateway-")) continue;
-    if (name === "host" || name === "content-length" || name === "authorization" || name === "x-api-key")
+    if (value === undefined || hopByHop.has(name) || name.startsWith("x-gateway-") || named.includes(name))
       continue;
+    if (notForwarded.has(name) || (operatorPaid && callerAccountHeaders.has(name))) continue;
     out[name] = value;
   }
   out["accept-encoding"] = "identity";

@@ -10,6 +10,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit)
     return Promise.resolve({ ok: false, reason: "too_large" });
+  // The caller may have gone while its key was being looked up; its events have fired already.
+  if (req.destroyed && !req.complete) return Promise.resolve({ ok: false, reason: "aborted" });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -36,10 +38,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
       req.off("end", onEnd);
       req.off("error", onAbort);
       req.off("aborted", onAbort);
+      req.off("close", onClose);
+    };
+    const onClose = () => {
+      if (!req.complete) onAbort();
     };
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onAbort);
     req.on("aborted", onAbort);
+    req.on("close", onClose);
   });
 }

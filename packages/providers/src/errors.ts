@@ -20,7 +20,7 @@ const errorKinds = {
   upstream_unavailable: { status: 502, a: "api_error", b: "server_error", code: "upstream_unavailable" },
   upstream_timeout: { status: 504, a: "timeout_error", b: "server_error", code: "upstream_timeout" },
   model_unavailable: { status: 503, a: "overloaded_error", b: "server_error", code: "model_unavailable" },
-  shutting_down: { status: 503, a: "overloaded_error", b: "server_error", code: "shutting_down" },
+  internal: { status: 500, a: "api_error", b: "server_error", code: "internal_error" },
 } as const;
 
 export type GatewayErrorKind = keyof typeof errorKinds;

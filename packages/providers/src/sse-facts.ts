@@ -1,4 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
+import { frameEnd, parseFrame } from "./sse-frames.ts";
 import { normaliseUsage, type ResponseFacts } from "./usage.ts";
 import type { WireFormat } from "./wire-format.ts";
 
@@ -24,13 +25,15 @@ export function createSseFactsTracker(format: WireFormat) {
   let sawError = false;
   let sawEnd = false;
 
-  function onData(data: string) {
+  function onFrame(frame: string) {
+    const { event: name, data } = parseFrame(frame);
+    if (name === "error") sawError = true;
     if (data === "[DONE]") {
       sawEnd = true;
       return;
     }
     // The first frame always names the response; after it, skip frames that cannot matter.
-    if (responseId !== null && !mayMatter(format, data)) return;
+    if (data === "" || (responseId !== null && !mayMatter(format, name, data))) return;
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -75,22 +78,25 @@ export function createSseFactsTracker(format: WireFormat) {
     }
   }
 
-  function onFrame(frame: string) {
-    for (const line of frame.split("\n")) {
-      if (line.startsWith("data:")) onData(line.slice(line[5] === " " ? 6 : 5).trimEnd());
-      else if (line.startsWith("event: error") || line.startsWith("event:error")) sawError = true;
-    }
-  }
-
   return {
     push(chunk: Buffer) {
+      // Only the new text (and the three characters before it that a boundary may span) is
+      // searched: a large frame arriving in many chunks is not rescanned from its start each time.
+      const searchFrom = Math.max(0, tail.length - 3);
       tail += decoder.write(chunk);
-      let end = frameEnd(tail);
+      let end = frameEnd(tail, searchFrom);
       while (end.index !== -1) {
         onFrame(tail.slice(0, end.index));
         tail = tail.slice(end.index + end.length);
         end = frameEnd(tail);
       }
+    },
+    /** Whether the terminal event has passed so far (before `finish`). */
+    get ended() {
+      return sawEnd;
+    },
+    get erred() {
+      return sawError;
     },
     finish(): StreamFacts {
       tail += decoder.end();
@@ -110,27 +116,23 @@ const terminalResponsesEvents = new Set([
   "response.done",
 ]);
 
-/** Cheap test before JSON.parse: most frames are content deltas that cannot carry usage. */
-function mayMatter(format: WireFormat, data: string): boolean {
+/**
+ * Cheap test before JSON.parse: most frames are content deltas that cannot carry usage. Named
+ * events are told apart by their name, never by searching their data, which may quote anything.
+ */
+function mayMatter(format: WireFormat, event: string, data: string): boolean {
   switch (format) {
     case "messages":
       return (
-        data.includes("message_start") ||
-        data.includes("message_delta") ||
-        data.includes("message_stop") ||
-        data.includes('"error"')
+        event === "message_start" ||
+        event === "message_delta" ||
+        event === "message_stop" ||
+        event === "error"
       );
     case "chat_completions":
-      return data.includes('"usage":{') || data.includes('"error"') || !data.includes('"choices"');
+      // Unnamed frames: the usage chunk has an empty choices list; errors have no choices at all.
+      return /"usage"\s*:\s*\{/.test(data) || !data.includes('"choices"');
     case "responses":
-      return !data.includes('"response.output_') && !data.includes('"response.content_part');
+      return event === "" || event === "error" || terminalResponsesEvents.has(event);
   }
-}
-
-/** Frames end at a blank line; providers use LF, but CRLF is legal SSE. */
-function frameEnd(text: string): { index: number; length: number } {
-  const lf = text.indexOf("\n\n");
-  const crlf = text.indexOf("\r\n\r\n");
-  if (crlf !== -1 && (lf === -1 || crlf < lf)) return { index: crlf, length: 4 };
-  return { index: lf, length: 2 };
 }

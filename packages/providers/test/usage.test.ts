@@ -153,3 +153,22 @@ describe("createSseFactsTracker", () => {
     }
   });
 });
+
+describe("createSseFactsTracker on text that quotes event names", () => {
+  it("provider B responses: a terminal event whose output quotes another event's name still counts", () => {
+    const quoted = 'the stream sends \\"response.output_text.delta\\" events';
+    const stream = [
+      'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_q","usage":null}}',
+      `event: response.completed\ndata: {"type":"response.completed","sequence_number":1,"response":{"id":"resp_q","output":[{"type":"message","content":[{"type":"output_text","text":"${quoted}"}]}],"usage":{"input_tokens":10,"output_tokens":4}}}`,
+    ].join("\n\n");
+    const facts = track("responses", `${stream}\n\n`, 13);
+    expect(facts).toMatchObject({ sawEnd: true, sawError: false });
+    expect(facts.usage).toMatchObject({ input_tokens: 10, output_tokens: 4 });
+  });
+
+  it("provider B chat: usage written with spaces is still found", () => {
+    const text =
+      'data: {"id":"c","choices":[{"delta":{"content":"x"}}]}\n\ndata: {"id":"c","choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 2}}\n\ndata: [DONE]\n\n';
+    expect(track("chat_completions", text, 6).usage).toMatchObject({ input_tokens: 5, output_tokens: 2 });
+  });
+});
