@@ -15,7 +15,11 @@ describe.each(testStores())("control-plane consistency (%s)", (store) => {
   const chatVia = (workload: string) =>
     fetch(`${h.gateway.url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${h.apiKey}`, "x-gateway-upstream-key": "sk-up", "x-gateway-workload": workload },
+      headers: {
+        authorization: `Bearer ${h.apiKey}`,
+        "x-gateway-upstream-key": "sk-up",
+        "x-gateway-workload": workload,
+      },
       body: JSON.stringify({ model: "gpt-5.4-mini", messages: [] }),
     });
 
@@ -63,10 +67,20 @@ describe.each(testStores())("control-plane consistency (%s)", (store) => {
     expect(status.status).toBe(200);
     cases.forEach(([_pct, mode, active], i) => {
       const entry = status.json.workloads.find((w: { workload_id: string }) => w.workload_id === ids[i]);
-      expect(entry).toMatchObject({ route_mode: mode, active_traffic_pct: active, model: "dial-model", provider_label: "provider_b" });
+      expect(entry).toMatchObject({
+        route_mode: mode,
+        active_traffic_pct: active,
+        model: "dial-model",
+        provider_label: "provider_b",
+      });
     });
     const main = status.json.workloads.find((w: { display_name: string }) => w.display_name === "main");
-    expect(main).toMatchObject({ route_mode: "passthrough", active_traffic_pct: 0, model: null, provider_label: null });
+    expect(main).toMatchObject({
+      route_mode: "passthrough",
+      active_traffic_pct: 0,
+      model: null,
+      provider_label: null,
+    });
   });
 
   it("records calls whose token counts exceed 32 bits", async () => {

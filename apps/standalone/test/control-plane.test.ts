@@ -98,7 +98,8 @@ describe.each(testStores())("control plane (%s)", (store) => {
 
     it("records last_used_at whenever the gateway validates the key, also on refused requests", async () => {
       const lastUsed = async (id: string) =>
-        (await h.cp("GET", admin("/api_keys"))).json.api_keys.find((k: { id: string }) => k.id === id).last_used_at;
+        (await h.cp("GET", admin("/api_keys"))).json.api_keys.find((k: { id: string }) => k.id === id)
+          .last_used_at;
       const settled = async (id: string, after: string | null) =>
         eventually(async () => {
           const at: string | null = await lastUsed(id);
@@ -113,13 +114,19 @@ describe.each(testStores())("control plane (%s)", (store) => {
       // A request refused for its workload still validated the key.
       const refused = await fetch(`${h.gateway.url}/v1/chat/completions`, {
         method: "POST",
-        headers: { authorization: `Bearer ${value}`, "x-gateway-upstream-key": "sk-up", "x-gateway-workload": "nope" },
+        headers: {
+          authorization: `Bearer ${value}`,
+          "x-gateway-upstream-key": "sk-up",
+          "x-gateway-workload": "nope",
+        },
         body: JSON.stringify({ model: "gpt-5.4-mini", messages: [] }),
       });
       expect(refused.status).toBe(404);
       const afterRefused = await settled(metadata.id, afterCall);
 
-      const models = await fetch(`${h.gateway.url}/v1/models`, { headers: { authorization: `Bearer ${value}` } });
+      const models = await fetch(`${h.gateway.url}/v1/models`, {
+        headers: { authorization: `Bearer ${value}` },
+      });
       expect(models.status).toBe(200);
       await settled(metadata.id, afterRefused);
     });
