@@ -1,6 +1,7 @@
 import { callCost } from "@gateway/db";
 import { notFound } from "../../errors.ts";
 import type { RouteTable } from "../../route-registry.ts";
+import { callCostRecord } from "./schemas.ts";
 
 /** GET /admin/v1/orgs/:org_id/calls/:correlation_id/cost */
 export function registerCallCost(t: RouteTable) {
@@ -11,7 +12,7 @@ export function registerCallCost(t: RouteTable) {
       summary: "Call cost",
       description:
         "By our request id, the upstream request id or the upstream response/message id; always answers the canonical request_id.",
-      responses: { 200: { description: "Call-cost record." } },
+      responses: { 200: { description: "Call-cost record.", schema: callCostRecord } },
     },
     async (c) => {
       const record = await callCost(

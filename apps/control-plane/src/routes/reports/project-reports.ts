@@ -14,6 +14,13 @@ import type { AppEnv } from "../../services/context.ts";
 import { findLiveProject } from "../../services/projects.ts";
 import { windowBounds, windowParam } from "../../services/report-window.ts";
 import { compactLines } from "./compact-lines.ts";
+import {
+  compactStatusRecord,
+  providerHealthRecord,
+  routingStatusRecord,
+  usageSummaryRecord,
+  workloadStatusRecord,
+} from "./schemas.ts";
 
 export const healthQuery = z.strictObject({ window: windowParam("30m", "24h") });
 export const workloadStatusQuery = z.strictObject({ window: windowParam("24h", "24h") });
@@ -56,7 +63,7 @@ export function registerProjectReports(t: RouteTable) {
       path: "/projects/:project_id/routing-status",
       summary: "Routing status",
       description: "Each workload's declared route; route_mode follows active_traffic_pct.",
-      responses: { 200: { description: "Routing-status record." } },
+      responses: { 200: { description: "Routing-status record.", schema: routingStatusRecord } },
     },
     async (c) => {
       const project = await reportProject(c);
@@ -71,7 +78,7 @@ export function registerProjectReports(t: RouteTable) {
       summary: "Provider health",
       description: "Per provider, workload and model over the window (default 30m, at most 24h).",
       query: healthQuery,
-      responses: { 200: { description: "Provider-health record." } },
+      responses: { 200: { description: "Provider-health record.", schema: providerHealthRecord } },
     },
     async (c, { query }) => {
       const project = await reportProject(c);
@@ -86,7 +93,7 @@ export function registerProjectReports(t: RouteTable) {
       summary: "Compact status",
       description: "Lines to print as they are, plus the routing-status and provider-health records.",
       query: healthQuery,
-      responses: { 200: { description: "Compact-status record." } },
+      responses: { 200: { description: "Compact-status record.", schema: compactStatusRecord } },
     },
     async (c, { query }) => {
       const project = await reportProject(c);
@@ -112,7 +119,7 @@ export function registerProjectReports(t: RouteTable) {
       description:
         "Observed health, mode and route shares next to the declared route (window default and max 24h).",
       query: workloadStatusQuery,
-      responses: { 200: { description: "Workload-status record." } },
+      responses: { 200: { description: "Workload-status record.", schema: workloadStatusRecord } },
     },
     async (c, { query }) => {
       const project = await reportProject(c);
@@ -137,7 +144,7 @@ export function registerProjectReports(t: RouteTable) {
       summary: "Usage summary",
       description: "Tokens, cost and error rate per group (window default 7d, at most 30d).",
       query: usageSummaryQuery,
-      responses: { 200: { description: "Usage-summary record." } },
+      responses: { 200: { description: "Usage-summary record.", schema: usageSummaryRecord } },
     },
     async (c, { query }) => {
       const project = await reportProject(c);
