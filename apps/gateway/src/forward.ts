@@ -110,7 +110,12 @@ export async function forward(
       },
     );
   } catch (error) {
-    if (call.outcome === "client_aborted") return { kind: "done" };
+    // The response already ended or broke: the caller is gone (an EPIPE on the last flush can
+    // arrive before its connection reports closing). There is no one left to answer.
+    if (call.outcome === "client_aborted" || res.writableEnded || res.destroyed) {
+      call.outcome = "client_aborted";
+      return { kind: "done" };
+    }
     const timedOut = isTimeout(error);
     if (recoverable && !res.headersSent)
       return { kind: "failed_before_first_byte", reason: timedOut ? "timeout" : "error" };

@@ -150,3 +150,36 @@ describe("an unreachable upstream", () => {
     expect(res.headers["x-gateway-effective-model"]).toBe("gpt-5.4-mini");
   });
 });
+
+describe("callers that leave mid-stream", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it("never bring the gateway down, whenever they leave", async () => {
+    await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const controller = new AbortController();
+        try {
+          const res = await request(`${h.gateway.url}/v1/chat/completions`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${h.apiKey}`, "x-gateway-upstream-key": upstreamKey },
+            body: chatBody,
+            signal: controller.signal,
+          });
+          setTimeout(() => controller.abort(), i % 7);
+          for await (const _chunk of res.body) {
+            // read until aborted or done
+          }
+        } catch {
+          // aborted by design
+        }
+      }),
+    );
+    const health = await request(`${h.gateway.url}/healthz`);
+    expect(health.statusCode).toBe(200);
+    await health.body.text();
+  });
+});
