@@ -1,7 +1,7 @@
 import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
 import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
-import { captureIndex, type Db } from "@gateway/db";
+import { captureIndex, type Db, insertJsonRows } from "@gateway/db";
 import { captureEnvelope, captureKey } from "./capture-envelope.ts";
 
 export interface CaptureWriterDeps {
@@ -32,7 +32,7 @@ export async function startCaptureWriter({ db, blobs, bus, log }: CaptureWriterD
       const rows = (await Promise.all(events.map((event) => writeObject(blobs, event)))).filter(
         (r) => r !== null,
       );
-      if (rows.length > 0) await db.insert(captureIndex).values(rows).onConflictDoNothing();
+      await insertJsonRows(db, captureIndex, rows, "requestId");
     },
   });
 }

@@ -64,6 +64,7 @@ export async function startStandalone(
   );
   const cache = createInProcessCache();
   const bus = createInProcessBus({
+    lingerMs: 20,
     onHandlerError: (group, error) =>
       log.error("event consumer failed; will retry", { group, error: String(error) }),
   });

@@ -41,3 +41,21 @@ describe("in-process bus", () => {
     await expect(bus.subscribe({ topic: "t", group: "g", handle: async () => {} })).rejects.toThrow();
   });
 });
+
+describe("in-process bus with a linger", () => {
+  it("holds a partial batch for the linger, and sends a full batch at once", async () => {
+    const bus = createInProcessBus({ lingerMs: 10_000 });
+    const batches: unknown[][] = [];
+    await bus.subscribe({ topic: "t", group: "g", handle: async (batch) => void batches.push(batch) });
+    for (let i = 0; i < 700; i++) bus.publish("t", String(i), i);
+    await new Promise((r) => setTimeout(r, 50));
+    // The first 512 went as soon as they were there; the rest waits for the linger or a flush.
+    expect(batches.map((b) => b.length)).toEqual([512, 188]);
+    bus.publish("t", "late", "late");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(batches).toHaveLength(2);
+    await bus.flush();
+    expect(batches.at(-1)).toEqual(["late"]);
+    await bus.close();
+  });
+});

@@ -5,3 +5,4 @@ export * from "./reports/index.ts";
 export * from "./schema/index.ts";
 export * from "./sql-rows.ts";
 export * from "./test-databases.ts";
+export * from "./json-rows.ts";

@@ -1,5 +1,6 @@
 import { inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
+import { inJsonList, insertJsonRows } from "../json-rows.ts";
 import { calls } from "../schema/calls.ts";
 import { addToRollups } from "./measures.ts";
 
@@ -7,10 +8,7 @@ export type CallInsert = typeof calls.$inferInsert;
 
 /** `c.request_id in (...)` for raw SQL over `calls c`. */
 export function requestIdIn(ids: readonly string[]): SQL {
-  return sql`c.request_id in (${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )})`;
+  return inJsonList(sql`c.request_id`, ids);
 }
 
 /**
@@ -20,12 +18,7 @@ export function requestIdIn(ids: readonly string[]): SQL {
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(calls)
-      .values(rows)
-      .onConflictDoNothing()
-      .returning({ requestId: calls.requestId });
-    const ids = inserted.map((r) => r.requestId);
+    const ids = await insertJsonRows(tx, calls, rows, "requestId");
     if (ids.length > 0) await tx.execute(addToRollups(requestIdIn(ids)));
     return ids;
   });
