@@ -28,7 +28,9 @@ ready() { curl -fsS -o /dev/null "$(url)/minio/health/ready" 2>/dev/null; }
 
 build() {
   [[ -x "$BIN" ]] && return 0
-  command -v go >/dev/null 2>&1 || apt_install golang-go
+  # the image's Go lives in /usr/local/go; Debian's golang-go is too old for MinIO
+  [[ -x /usr/local/go/bin/go ]] && PATH="/usr/local/go/bin:$PATH"
+  command -v go >/dev/null 2>&1 || die "need Go >= 1.24 on PATH to build MinIO"
   log "building $MINIO_MODULE with go install into $DIR/bin (once)"
   local t0=$SECONDS
   mkdir -p "$DIR/bin"

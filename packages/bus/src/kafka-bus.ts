@@ -1,6 +1,7 @@
 import type { Logger } from "@gateway/contracts";
-import { type Consumer, Kafka, logLevel, Partitioners, type Producer } from "kafkajs";
+import { Kafka, logLevel, Partitioners, type Producer } from "kafkajs";
 import type { EventBus } from "./event-bus.ts";
+import { startGroupConsumer } from "./kafka-consumer.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
 
 export interface KafkaBusOptions {
@@ -63,7 +64,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     allowAutoTopicCreation: false,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
-  const consumers: Consumer[] = [];
+  const consumers: { close(): Promise<void> }[] = [];
   const readyTopics = new Set<string>();
 
   const memory: SpoolRecord[] = [];
@@ -234,42 +235,20 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       scheduleKick();
     },
     async subscribe({ topic, group, handle }) {
-      const consumer = kafka.consumer({
-        groupId: named(group),
-        maxBytes: maxMessageBytes * 2,
-        maxBytesPerPartition: maxMessageBytes,
-        maxWaitTimeInMs: 500,
-        // a consumer that died is noticed within 10 s and its partitions handed to the others
-        sessionTimeout: 10_000,
-        heartbeatInterval: 2_000,
-        retry: { retries: 8, initialRetryTime: 300, maxRetryTime: 5_000 },
-      });
-      consumers.push(consumer);
       await ensureTopic(named(topic));
-      await consumer.connect();
-      await consumer.subscribe({ topic: named(topic), fromBeginning: true });
-      const chunk = options.maxHandlerBatch ?? 256;
-      await consumer.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-          for (let i = 0; i < batch.messages.length; i += chunk) {
-            if (!isRunning() || isStale()) return;
-            const messages = batch.messages.slice(i, i + chunk);
-            const payloads = messages.map((m) =>
-              m.value ? (JSON.parse(m.value.toString("utf8")) as unknown) : null,
-            );
-            await handle(payloads.filter((p) => p !== null));
-            const last = messages.at(-1)!.offset;
-            resolveOffset(last);
-            // committed only after the handler succeeded: a crash redelivers, never skips
-            await consumer.commitOffsets([
-              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-            ]);
-            await heartbeat();
-          }
-        },
-      });
+      consumers.push(
+        await startGroupConsumer({
+          kafka,
+          topic: named(topic),
+          // Kafka balances a group over all its members' topics at once, so one group id per
+          // (group, topic) pair: the port's groups are per topic, as in the in-process bus.
+          groupId: named(`${group}.${topic}`),
+          maxMessageBytes,
+          chunk: options.maxHandlerBatch ?? 256,
+          handle,
+          log,
+        }),
+      );
     },
     async flush() {
       for (;;) {
@@ -295,7 +274,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       if (running) await running;
       // whatever did not reach the broker waits on disk for the next start
       if (memory.length > 0) await spool.append(memory.splice(0));
-      await Promise.all(consumers.map((c) => c.disconnect().catch(() => {})));
+      await Promise.all(consumers.map((c) => c.close()));
       await producer.disconnect().catch(() => {});
     },
   };

@@ -25,6 +25,8 @@ export interface Deployment {
 export interface SplitDeployment extends Deployment {
   kind: "split";
   apps: Record<"controlPlane" | "gateway1" | "gateway2" | "captureWriter" | "costingWorker", AppProcess>;
+  /** Prints the tail of every app's output, for a failed test to show why. */
+  dumpLogs(): void;
   /** Starts the capture writer again after a test stopped it. */
   restartCaptureWriter(): Promise<void>;
   /** The deployment's own Kafka broker and Redis server, which the fault tests stop and start. */
@@ -154,6 +156,9 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     env,
     sql,
     cp: controlPlaneClient(cp.match[1]!),
+    dumpLogs() {
+      for (const app of Object.values(apps)) console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`);
+    },
     async restartCaptureWriter() {
       apps.captureWriter = await captureWriter();
     },

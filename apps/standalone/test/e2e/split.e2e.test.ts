@@ -66,6 +66,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
         `kafka outage (${kafkaOutageS} s): ${errors.length} gateway errors of ${ok.length + errors.length} requests, ` +
           `${captures.n}/${ok.length} captures (${captures.distinct} distinct), ${calls.n}/${ok.length} call rows (${calls.distinct} distinct)`,
       );
+      if (calls.n < ok.length || captures.n < ok.length) d.dumpLogs();
       expect(errors).toEqual([]);
       expect(ok.length).toBeGreaterThan(kafkaOutageS * 10);
       expect(captures).toEqual({ n: ok.length, distinct: ok.length });
