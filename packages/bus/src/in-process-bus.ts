@@ -31,7 +31,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
 
   function schedule(queue: GroupQueue): void {
     if (queue.draining || closed) return;
-    if (lingerMs === 0 || queue.pending.length >= maxBatch) return drain(queue);
+    if (lingerMs === 0 || queue.pending.length >= maxBatch) {
+      drain(queue);
+      return;
+    }
     queue.lingering ??= setTimeout(() => drain(queue), lingerMs);
   }
 
