@@ -54,7 +54,7 @@ export async function startStandalone(
   const store = await openDb(
     env.GATEWAY_DATABASE_URL
       ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
-      : { kind: "pglite", dataDir: join(dataDir, "pg") },
+      : { kind: "pglite", dataDir: join(dataDir, "pg"), ownThread: true },
   );
   await runMigrations(store);
   const { db } = store;

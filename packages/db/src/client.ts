@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { startPgliteThread } from "./pglite-thread/client.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -11,7 +12,8 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DbConfig =
-  | { kind: "pglite"; dataDir: string | null }
+  /** `ownThread`: run PGlite on a worker thread, off the thread that serves traffic. */
+  | { kind: "pglite"; dataDir: string | null; ownThread?: boolean }
   | { kind: "postgres"; url: string; max?: number };
 
 export interface DbHandle {
@@ -24,7 +26,11 @@ export interface DbHandle {
 export async function openDb(config: DbConfig): Promise<DbHandle> {
   if (config.kind === "pglite") {
     if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
-    const client = config.dataDir ? new PGlite(config.dataDir) : new PGlite();
+    const client = config.ownThread
+      ? (startPgliteThread(config.dataDir) as unknown as PGlite)
+      : config.dataDir
+        ? new PGlite(config.dataDir)
+        : new PGlite();
     await client.waitReady;
     return {
       db: drizzlePglite(client, { schema }) as unknown as Db,
