@@ -1,0 +1,112 @@
+/** Child processes of the benchmark: started until ready, logged to files, always stopped. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export interface Child {
+  name: string;
+  pid: number;
+  /** Every stdout line seen up to and including the one that made the child ready. */
+  lines: string[];
+  process: ChildProcess;
+  logPath: string;
+  /** How it ended, once it has: "code 1", "SIGKILL". */
+  exit: string | null;
+}
+
+export interface StartOptions {
+  name: string;
+  /** Arguments to this same node binary. */
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  logPath: string;
+  /** Called with all stdout lines so far after each new one; true once the child is ready. */
+  ready: (lines: string[]) => boolean;
+  timeoutMs: number;
+}
+
+// Newest last, so stopping goes in reverse: the gateway before the upstream it drains into.
+const running: Child[] = [];
+
+export function startChild(options: StartOptions): Promise<Child> {
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log = createWriteStream(options.logPath);
+  child.stderr.pipe(log);
+  if (child.pid === undefined) return Promise.reject(new Error(`${options.name} did not start`));
+  const started: Child = {
+    name: options.name,
+    pid: child.pid,
+    lines: [],
+    process: child,
+    logPath: options.logPath,
+    exit: null,
+  };
+  child.once("exit", (code, signal) => {
+    started.exit = signal ?? `code ${code}`;
+  });
+  running.push(started);
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(started);
+    };
+    const timer = setTimeout(
+      () =>
+        finish(new Error(`${options.name} not ready after ${options.timeoutMs} ms; see ${options.logPath}`)),
+      options.timeoutMs,
+    );
+    // Keep reading stdout after ready: a child blocked on a full pipe would stall the benchmark.
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      log.write(`${line}\n`);
+      if (settled) return;
+      started.lines.push(line);
+      if (options.ready(started.lines)) finish(null);
+    });
+    child.once("exit", (code, signal) =>
+      finish(new Error(`${options.name} exited (${signal ?? code}) before ready; see ${options.logPath}`)),
+    );
+  });
+}
+
+/** Throws, with the tail of its log, if any child has died: a crash must not pass for a slow run. */
+export async function assertAlive(during: string): Promise<void> {
+  const dead = running.find((child) => child.exit !== null);
+  if (!dead) return;
+  // Its last stderr may still be on its way through the pipe into the log file.
+  await sleep(300);
+  const tail = readFileSync(dead.logPath, "utf8").trimEnd().split("\n").slice(-25).join("\n");
+  throw new Error(`${dead.name} exited (${dead.exit}) during ${during}; end of ${dead.logPath}:\n${tail}`);
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+/** SIGTERM each child (newest first), SIGKILL whatever has not exited within the grace period. */
+export async function stopChildren(graceMs: number): Promise<void> {
+  while (running.length > 0) {
+    const { process: child } = running.pop()!;
+    const gone = exited(child);
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
+// Last resort when the benchmark dies without reaching its cleanup: no orphans left holding ports.
+process.once("exit", () => {
+  for (const { process: child } of running) child.kill("SIGKILL");
+});

@@ -1,0 +1,53 @@
+/** Benchmark knobs, all from the environment so `pnpm bench` stays one command. */
+export interface BenchConfig {
+  /** Measured window per target and scenario. */
+  durationS: number;
+  /** Discarded load before each measured window (JIT, pools, caches). */
+  warmupS: number;
+  connections: number;
+  /** Each round measures every scenario on both targets, alternating which target goes first. */
+  rounds: number;
+  /** Adds `--cpu-prof` to the gateway process and summarises the profile at the end. */
+  profile: boolean;
+  /**
+   * How a load phase ends. "drain" (default): after a fixed number of requests, sized from the
+   * warm-up's rate to last about the duration, so every request in flight completes. "abort":
+   * after the duration, with autocannon closing connections mid-response, as impatient clients do.
+   */
+  stop: "drain" | "abort";
+  /** Longest wait, before each warm-up, for other processes on the machine to go quiet. */
+  quietWaitS: number;
+  /** Longest wait for a target's deferred work (capture, events) to finish after a window. */
+  settleMaxS: number;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+function nonNegativeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  return env[name] === "0" ? 0 : positiveNumber(env, name, fallback);
+}
+
+function stopMode(raw: string | undefined): BenchConfig["stop"] {
+  if (raw === undefined || raw === "" || raw === "drain") return "drain";
+  if (raw === "abort") return "abort";
+  throw new Error(`BENCH_STOP must be drain or abort, got ${raw}`);
+}
+
+export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
+  return {
+    durationS: positiveNumber(env, "BENCH_DURATION_S", 10),
+    warmupS: positiveNumber(env, "BENCH_WARMUP_S", 3),
+    connections: Math.round(positiveNumber(env, "BENCH_CONNECTIONS", 50)),
+    rounds: Math.round(positiveNumber(env, "BENCH_ROUNDS", 3)),
+    profile: env.BENCH_PROFILE === "1" || env.BENCH_PROFILE === "true",
+    stop: stopMode(env.BENCH_STOP),
+    quietWaitS: nonNegativeNumber(env, "BENCH_QUIET_WAIT_S", 10),
+    settleMaxS: positiveNumber(env, "BENCH_SETTLE_MAX_S", 60),
+  };
+}

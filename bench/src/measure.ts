@@ -1,0 +1,195 @@
+/** One measured window: wait for quiet, warm up, settle, load, settle, reading /proc around the load. */
+
+import type { Result } from "autocannon";
+import type { BenchConfig } from "./config.ts";
+import { type LoadOptions, runLoad, type Scenario, type ScenarioName } from "./load.ts";
+import { cpuTicks, machineBusyTicks, memory, settle, waitForQuiet } from "./proc-stats.ts";
+import type { Window } from "./profile-summary.ts";
+
+export type TargetName = "proxy" | "gateway";
+
+export interface Target {
+  name: TargetName;
+  pid: number;
+  baseUrl: string;
+  bearer: string;
+}
+
+export interface Measurement {
+  round: number;
+  scenario: ScenarioName;
+  target: TargetName;
+  requests: number;
+  durationS: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Target CPU from the start of the window until its deferred work settled, per request. */
+  cpuUsPerRequest: number;
+  /** Share of one core each process used while the load ran (2 cores = 200 %). */
+  targetCpuPct: number;
+  mockCpuPct: number;
+  loadGeneratorCpuPct: number;
+  /** Everything else on the machine: other people's processes, the kernel on their behalf. */
+  otherCpuPct: number;
+  /** Whether the machine was quiet before the warm-up began (false: gave up waiting, or not asked). */
+  startedQuiet: boolean;
+  /** Time the target kept working after the load stopped (capture, events). */
+  tailS: number;
+  /** VmHWM after the window: the process's peak so far, not this window's alone. */
+  peakMb: number;
+  non2xx: number;
+  errors: number;
+  /** Failures during the discarded warm-up, which fail the run all the same. */
+  warmupFailures: number;
+  /** Monotonic µs, to cut the gateway's CPU profile to the measured windows. */
+  window: Window;
+}
+
+export interface MeasureContext {
+  config: BenchConfig;
+  clockTicks: number;
+  mockPid: number;
+}
+
+/**
+ * Discarded load until the warm-up time has passed. In "drain" mode it runs in batches of about a
+ * second each, so that no batch ends mid-response and the last one gives the current rate.
+ */
+async function warmUp(
+  load: (until: LoadOptions["until"]) => Promise<Result>,
+  config: BenchConfig,
+): Promise<{ rps: number; failures: number }> {
+  if (config.stop === "abort") {
+    const result = await load({ durationS: config.warmupS });
+    return { rps: result.requests.total / result.duration, failures: result.non2xx + result.errors };
+  }
+  const started = performance.now();
+  let amount = config.connections * 10;
+  let rps = 0;
+  let failures = 0;
+  do {
+    const result = await load({ amount });
+    rps = result.requests.total / result.duration;
+    failures += result.non2xx + result.errors;
+    amount = Math.max(config.connections * 10, Math.round(rps));
+  } while (performance.now() - started < config.warmupS * 1000);
+  return { rps, failures };
+}
+
+/** "Quiet": the rest of the machine uses less than this share of one core. */
+const quietMaxPct = 25;
+
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+interface Phase {
+  result: Result;
+  targetTicks: number;
+  targetTicksLoaded: number;
+  mockTicks: number;
+  machineTicks: number;
+  selfSeconds: number;
+  tailMs: number;
+  startUs: number;
+  endUs: number;
+}
+
+/** One load phase with the counters read around it, including the target's tail of deferred work. */
+async function measurePhase(
+  load: () => Promise<Result>,
+  pid: number,
+  mockPid: number,
+  settleMaxMs: number,
+): Promise<Phase> {
+  const startUs = monotonicUs();
+  const targetBefore = cpuTicks(pid);
+  const mockBefore = cpuTicks(mockPid);
+  const machineBefore = machineBusyTicks();
+  const selfBefore = process.cpuUsage();
+  const result = await load();
+  const targetLoaded = cpuTicks(pid);
+  const mockTicks = cpuTicks(mockPid) - mockBefore;
+  const machineTicks = machineBusyTicks() - machineBefore;
+  const self = process.cpuUsage(selfBefore);
+  const tailMs = await settle(pid, settleMaxMs);
+  return {
+    result,
+    targetTicks: cpuTicks(pid) - targetBefore,
+    targetTicksLoaded: targetLoaded - targetBefore,
+    mockTicks,
+    machineTicks,
+    selfSeconds: (self.user + self.system) / 1e6,
+    tailMs,
+    startUs,
+    endUs: monotonicUs(),
+  };
+}
+
+export async function measure(
+  target: Target,
+  scenario: Scenario,
+  round: number,
+  { config, clockTicks, mockPid }: MeasureContext,
+): Promise<Measurement> {
+  const load = (until: LoadOptions["until"]) =>
+    runLoad({
+      baseUrl: target.baseUrl,
+      bearer: target.bearer,
+      scenario,
+      connections: config.connections,
+      until,
+    });
+  const settleMaxMs = config.settleMaxS * 1000;
+
+  const quiet =
+    config.quietWaitS > 0
+      ? await waitForQuiet(clockTicks, quietMaxPct, config.quietWaitS * 1000)
+      : { waitedMs: 0, quiet: false };
+  const warmup = await warmUp(load, config);
+  await settle(target.pid, settleMaxMs);
+  let { rps, failures } = warmup;
+  let measured: Phase;
+  for (let attempt = 1; ; attempt++) {
+    const until: LoadOptions["until"] =
+      config.stop === "abort"
+        ? { durationS: config.durationS }
+        : { amount: Math.round(rps * config.durationS) };
+    measured = await measurePhase(() => load(until), target.pid, mockPid, settleMaxMs);
+    // A request count sized from the warm-up can undershoot badly when the rate has since risen:
+    // treat a much shorter window as more warm-up and size the next one from it.
+    if (config.stop === "abort" || measured.result.duration >= 0.75 * config.durationS || attempt === 3)
+      break;
+    rps = measured.result.requests.total / measured.result.duration;
+    failures += measured.result.non2xx + measured.result.errors;
+  }
+
+  const { result } = measured;
+  const pctOfCore = (ticks: number) => (100 * ticks) / clockTicks / result.duration;
+  const requests = result.requests.total;
+  const targetPct = pctOfCore(measured.targetTicksLoaded);
+  const mockPct = pctOfCore(measured.mockTicks);
+  const loadGeneratorPct = (100 * measured.selfSeconds) / result.duration;
+  return {
+    round,
+    scenario: scenario.name,
+    target: target.name,
+    requests,
+    durationS: result.duration,
+    rps: requests / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuUsPerRequest: requests > 0 ? (measured.targetTicks / clockTicks / requests) * 1e6 : Number.NaN,
+    targetCpuPct: targetPct,
+    mockCpuPct: mockPct,
+    loadGeneratorCpuPct: loadGeneratorPct,
+    otherCpuPct: Math.max(0, pctOfCore(measured.machineTicks) - targetPct - mockPct - loadGeneratorPct),
+    startedQuiet: quiet.quiet,
+    // settle() needs two quiet 250 ms intervals to call it done; those are not work.
+    tailS: Math.max(0, measured.tailMs - 500) / 1000,
+    peakMb: memory(target.pid).peakKb / 1024,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    warmupFailures: failures,
+    window: [measured.startUs, measured.endUs],
+  };
+}

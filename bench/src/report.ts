@@ -1,0 +1,263 @@
+/** Renders the measurements as markdown: figures, gateway-to-proxy ratios, machine share, verdict. */
+import type { BenchConfig } from "./config.ts";
+import type { ScenarioName } from "./load.ts";
+import type { Measurement, TargetName } from "./measure.ts";
+import type { ProfileSummary, Share } from "./profile-summary.ts";
+
+/** The requirement: gateway throughput with capture on at least this fraction of the minimal proxy's. */
+export const targetRpsRatio = 0.6;
+
+export interface RunInfo {
+  startedAt: Date;
+  node: string;
+  cpus: number;
+  cpuModel: string;
+  clockTicks: number;
+  config: BenchConfig;
+  /** Git revision of the code measured. */
+  revision: string;
+  /** Resident memory of each target once started, before any load. */
+  startRssMb: Record<TargetName, number>;
+}
+
+export interface Ratio {
+  round: number;
+  scenario: ScenarioName;
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuPerRequest: number;
+  memory: number;
+}
+
+export interface Verdict {
+  scenario: ScenarioName;
+  /** Median over rounds. */
+  rpsRatio: number;
+  pass: boolean;
+}
+
+export function ratios(measurements: Measurement[]): Ratio[] {
+  const out: Ratio[] = [];
+  for (const gateway of measurements.filter((m) => m.target === "gateway")) {
+    const proxy = measurements.find(
+      (m) => m.target === "proxy" && m.round === gateway.round && m.scenario === gateway.scenario,
+    );
+    if (!proxy) continue;
+    out.push({
+      round: gateway.round,
+      scenario: gateway.scenario,
+      rps: gateway.rps / proxy.rps,
+      p50: gateway.p50Ms / proxy.p50Ms,
+      p99: gateway.p99Ms / proxy.p99Ms,
+      cpuPerRequest: gateway.cpuUsPerRequest / proxy.cpuUsPerRequest,
+      memory: gateway.peakMb / proxy.peakMb,
+    });
+  }
+  return out;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Per scenario, the median of each ratio over the rounds (round shown as "median"). */
+function medians(all: Ratio[]): (Omit<Ratio, "round"> & { round: string })[] {
+  const scenarios = [...new Set(all.map((r) => r.scenario))];
+  return scenarios.map((scenario) => {
+    const rows = all.filter((r) => r.scenario === scenario);
+    const of = (pick: (r: Ratio) => number) => median(rows.map(pick));
+    return {
+      round: "median",
+      scenario,
+      rps: of((r) => r.rps),
+      p50: of((r) => r.p50),
+      p99: of((r) => r.p99),
+      cpuPerRequest: of((r) => r.cpuPerRequest),
+      memory: of((r) => r.memory),
+    };
+  });
+}
+
+export function verdicts(all: Ratio[]): Verdict[] {
+  const scenarios = [...new Set(all.map((r) => r.scenario))];
+  return scenarios.map((scenario) => {
+    const rpsRatio = median(all.filter((r) => r.scenario === scenario).map((r) => r.rps));
+    return { scenario, rpsRatio, pass: rpsRatio >= targetRpsRatio };
+  });
+}
+
+export function failures(measurements: Measurement[]): number {
+  return measurements.reduce((sum, m) => sum + m.non2xx + m.errors + m.warmupFailures, 0);
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const times = (value: number) => `${fixed(value, 2)}x`;
+
+export function renderReport(
+  info: RunInfo,
+  measurements: Measurement[],
+  profile: { path: string; summaries: Map<ScenarioName, ProfileSummary> } | null,
+  /** Why the run stopped early, if it did. */
+  fatal: string | null = null,
+): string {
+  const { config } = info;
+  const all = ratios(measurements);
+  const quietWait =
+    config.quietWaitS > 0 ? `the run waits up to ${config.quietWaitS} s for it` : "not waited for";
+  const sections = [
+    "# Gateway vs minimal undici proxy",
+    "",
+    `Run ${info.startedAt.toISOString()} at ${info.revision}, on ${info.cpus} × ${info.cpuModel}, ` +
+      `node ${info.node}. ` +
+      `Load: autocannon in the bench process, ${config.connections} connections, ` +
+      `${config.warmupS} s warm-up + ${config.durationS} s measured per target and scenario, ` +
+      `${config.rounds} round(s), targets alternating. ` +
+      (config.stop === "drain"
+        ? "Each phase ends after a request count sized to last the duration, so no response is cut off. "
+        : "Each phase ends at the duration, closing connections mid-response. ") +
+      "Upstream: testkit mock provider B. " +
+      "Gateway: standalone app, fresh data dir, capture on (default workload, sample rate 1). " +
+      "Everything shares the same cores. " +
+      `Resident memory after start, before load: proxy ${fixed(info.startRssMb.proxy, 0)} MB, ` +
+      `gateway ${fixed(info.startRssMb.gateway, 0)} MB.`,
+    ...(profile
+      ? ["", "**Profiled run** (`--cpu-prof` on the gateway): its figures are lowered by the profiler."]
+      : []),
+    ...(fatal ? ["", "## Run failed", "", "```", fatal, "```", "", "What was measured before:"] : []),
+    "",
+    "## Figures",
+    "",
+    table(
+      [
+        "round",
+        "scenario",
+        "target",
+        "requests",
+        "s",
+        "RPS",
+        "p50 ms",
+        "p99 ms",
+        "CPU µs/req",
+        "peak RSS MB",
+        "non-2xx",
+        "errors",
+      ],
+      measurements.map((m) => [
+        m.round,
+        m.scenario,
+        m.target,
+        m.requests,
+        fixed(m.durationS, 1),
+        fixed(m.rps, 0),
+        fixed(m.p50Ms, 0),
+        fixed(m.p99Ms, 0),
+        fixed(m.cpuUsPerRequest, 0),
+        fixed(m.peakMb, 1),
+        m.non2xx,
+        m.warmupFailures > 0 ? `${m.errors} (+${m.warmupFailures} failed in warm-up)` : m.errors,
+      ]),
+    ),
+    "",
+    "## Gateway as a ratio of the minimal proxy",
+    "",
+    table(
+      ["round", "scenario", "RPS", "p50", "p99", "CPU/req", "peak memory"],
+      [...all, ...(config.rounds > 1 ? medians(all) : [])].map((r) => [
+        r.round,
+        r.scenario,
+        times(r.rps),
+        times(r.p50),
+        times(r.p99),
+        times(r.cpuPerRequest),
+        times(r.memory),
+      ]),
+    ),
+    "",
+    "## Where the machine went while the load ran",
+    "",
+    `Share of one core (the machine has ${info.cpus * 100} %). "Other" is every other process on ` +
+      'the machine, noise this run cannot control; "started quiet" says whether that was under 25 % ' +
+      `before the warm-up began (${quietWait}). "Tail" is how long the target kept working after the ` +
+      "load stopped; that work is included in its CPU/req.",
+    "",
+    table(
+      [
+        "round",
+        "scenario",
+        "target",
+        "target CPU %",
+        "mock CPU %",
+        "load generator CPU %",
+        "other CPU %",
+        "started quiet",
+        "tail s",
+      ],
+      measurements.map((m) => [
+        m.round,
+        m.scenario,
+        m.target,
+        fixed(m.targetCpuPct, 0),
+        fixed(m.mockCpuPct, 0),
+        fixed(m.loadGeneratorCpuPct, 0),
+        fixed(m.otherCpuPct, 0),
+        m.startedQuiet ? "yes" : "no",
+        fixed(m.tailS, 1),
+      ]),
+    ),
+    "",
+    "## Verdict",
+    "",
+    ...verdicts(all).map(
+      (v) =>
+        `- ${v.scenario}: gateway RPS = ${times(v.rpsRatio)} the minimal proxy's ` +
+        `(target >= ${targetRpsRatio}x): **${v.pass ? "PASS" : "FAIL"}**`,
+    ),
+    `- failed requests (non-2xx or errors, warm-up included): ${failures(measurements)}`,
+  ];
+  if (profile) sections.push("", renderProfile(profile.path, profile.summaries));
+  return `${sections.join("\n")}\n`;
+}
+
+function shareRows(shares: Share[]): (string | number)[][] {
+  return shares.map((s) => [s.name, fixed(s.ms, 0), fixed(s.pct, 1)]);
+}
+
+function renderProfile(path: string, summaries: Map<ScenarioName, ProfileSummary>): string {
+  const parts = ["## Gateway CPU profile", "", `Profile: \`${path}\`.`];
+  for (const [scenario, summary] of summaries) {
+    parts.push(
+      "",
+      `### ${scenario}: ${fixed(summary.busyMs, 0)} ms busy, ${fixed(summary.idleMs, 0)} ms idle` +
+        (summary.windowed ? " (measured windows and their tails)" : " (whole profile: windows not found)"),
+      "",
+      "Top self time by function:",
+      "",
+      table(
+        ["function", "area", "self ms", "% busy"],
+        summary.functions.map((f) => [`\`${f.name}\``, f.area, fixed(f.ms, 0), fixed(f.pct, 1)]),
+      ),
+      "",
+      "Self time by code area (wasm is counted to the package that called into it):",
+      "",
+      table(["area", "self ms", "% busy"], shareRows(summary.areasSelf)),
+      "",
+      "Time with a frame of the area anywhere on the stack (node core and native frames, under nearly " +
+        "everything, left out):",
+      "",
+      table(["area", "on-stack ms", "% busy"], shareRows(summary.areasOnStack)),
+      "",
+      "Time by owner: the nearest `apps/*` frame above the sample, else the nearest `packages/*` frame:",
+      "",
+      table(["owner", "ms", "% busy"], shareRows(summary.owners)),
+    );
+  }
+  return parts.join("\n");
+}
