@@ -92,6 +92,28 @@ export function deploymentScenarios(get: () => Deployment, label: string): void 
     console.log(`${label}: ${d.gateways.length * cases.length} captures listed, slowest after ${slowest} ms`);
   });
 
+  it("captures a 30 MiB request body whole", async () => {
+    const d = get();
+    const project = `/customer/v1/orgs/${org.orgId}/projects/${org.projectId}`;
+    // the biggest body the gateway accepts is 32 MiB; its capture event travels whole (see docs/decisions.md)
+    const body = { ...chatBody(7), messages: [{ role: "user", content: "x".repeat(30 * 1024 * 1024) }] };
+    const reply = await gatewayCall(d.gateways[0]!, org.apiKey, "/v1/chat/completions", body);
+    expect(reply.status).toBe(200);
+    const sent = Date.now();
+    const envelope = await within(
+      30_000,
+      async () => {
+        const res = await d.cp("GET", `${project}/captures/${reply.requestId}`, undefined, org.apiKey);
+        return res.status === 200 ? res.json : undefined;
+      },
+      200,
+    );
+    expect(envelope.request_body.length).toBe(JSON.stringify(body).length);
+    expect(envelope.request_body === JSON.stringify(body)).toBe(true);
+    expect(envelope.response_body).toBe(reply.text);
+    console.log(`${label}: a 30 MiB capture readable ${Date.now() - sent} ms after the response`);
+  }, 60_000);
+
   it("refuses a revoked key on every gateway within 2 s", async () => {
     const d = get();
     const admin = `/admin/v1/orgs/${org.orgId}`;
