@@ -19,6 +19,8 @@ export interface RedisCacheOptions {
    */
   revalidateAfterMs?: number;
   maxLocalEntries?: number;
+  /** After a failed read, how long reads skip Redis (and answer from the copy) before trying it again. */
+  breakMs?: number;
 }
 
 interface LocalEntry {
@@ -71,6 +73,8 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   let subscriberLost = false;
   let redisAway = false;
   let rebuild: (() => Promise<void>) | null = null;
+  let skipRedisUntil = 0;
+  const breakMs = options.breakMs ?? 1_000;
 
   redis.on("error", () => {});
   sub.on("error", () => {});
@@ -177,6 +181,9 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     async get<T>(key: string) {
       const copy = local.get(key);
       if (copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs) return copy.value as T;
+      // Redis just failed a read: answer from the copy (or refuse) without waiting again, so one
+      // request waits on a hung Redis at most once, not once per key it resolves
+      if (Date.now() < skipRedisUntil) return copy?.value as T | undefined;
       const seen = invalidations;
       try {
         const [raw, synced] = await redis.mget(`${ns}:${key}`, syncedMark);
@@ -191,6 +198,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
         if (seen === invalidations) remember(key, value);
         return value;
       } catch {
+        skipRedisUntil = Date.now() + breakMs;
         return copy?.value as T | undefined;
       }
     },

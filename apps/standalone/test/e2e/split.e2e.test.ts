@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
@@ -78,6 +80,34 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       // both gateways know the key before Redis goes away
       for (const g of d.gateways)
         expect((await gatewayCall(g, org.apiKey, "/v1/chat/completions", chatBody(0))).status).toBe(200);
+      // Redis hung (SIGSTOP: connections open, no answers): only the timeout bounds the wait
+      const redisPid = Number(readFileSync(join(d.engines.redisEnv.REDIS_DIR!, "redis.pid"), "utf8"));
+      process.kill(redisPid, "SIGSTOP");
+      let slowestHung = 0;
+      let hungErrors = 0;
+      try {
+        for (let i = 0; i < 40; i++) {
+          const g = d.gateways[i % d.gateways.length]!;
+          const known = await gatewayCall(g, org.apiKey, "/v1/chat/completions", chatBody(i));
+          const stranger = await gatewayCall(
+            g,
+            `sk_${randomBytes(20).toString("hex")}`,
+            "/v1/chat/completions",
+            chatBody(i),
+          );
+          if (known.status !== 200 || stranger.status !== 401) hungErrors++;
+          slowestHung = Math.max(slowestHung, known.ms, stranger.ms);
+        }
+      } finally {
+        process.kill(redisPid, "SIGCONT");
+      }
+      console.log(
+        `redis hung: 40 known-key calls answered and 40 unknown keys refused with ${hungErrors} errors, slowest ${slowestHung.toFixed(0)} ms (redis timeout ${timeoutMs} ms)`,
+      );
+      expect(hungErrors).toBe(0);
+      // one Redis wait at most per request (reads skip Redis for a second after one failed)
+      expect(slowestHung).toBeLessThan(timeoutMs + 100);
+
       await infra("redis", "stop", d.engines.redisEnv);
       let known = 0;
       let knownErrors = 0;
