@@ -16,17 +16,13 @@
 #   PG_DATABASE   database created on start (default gateway)
 set -euo pipefail
 
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+ENGINE=postgres
+# shellcheck source=infra/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PG_PORT="${PG_PORT:-55432}"
 PG_DATABASE="${PG_DATABASE:-gateway}"
 PG_HOST=127.0.0.1
 PG_USER=postgres
-
-log() { echo "postgres.sh: $*" >&2; }
-die() {
-  log "$*"
-  exit 1
-}
 
 # newest /usr/lib/postgresql/<major>/bin, empty if none
 pg_bindir() {
@@ -35,20 +31,9 @@ pg_bindir() {
   if [[ -n "$d" && -x "$d/initdb" && -x "$d/pg_ctl" ]]; then echo "$d"; fi
 }
 
-as_root() {
-  if [[ $EUID -eq 0 ]]; then
-    "$@"
-  elif command -v sudo >/dev/null 2>&1; then
-    sudo "$@"
-  else
-    die "need root (or sudo) to run: $*"
-  fi
-}
-
 install_postgres() {
-  log "PostgreSQL not found; installing Debian's postgresql package"
-  as_root apt-get update -qq >/dev/null
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  log "PostgreSQL not found"
+  apt_install postgresql
   BIN="$(pg_bindir)"
   [[ -n "$BIN" ]] || die "postgresql installed, but no initdb/pg_ctl under /usr/lib/postgresql/*/bin"
 }
