@@ -21,6 +21,8 @@ export interface RedisCacheOptions {
   maxLocalEntries?: number;
   /** After a failed read, how long reads skip Redis (and answer from the copy) before trying it again. */
   breakMs?: number;
+  /** While a write is waiting to be replayed, how often to retry it without waiting for a reconnect. */
+  retryWritesMs?: number;
 }
 
 interface LocalEntry {
@@ -45,7 +47,8 @@ export interface RedisConfigCache extends ConfigCache {
  * through and PUBLISH the key, so every gateway drops its copy at once: a revoked key stops
  * working everywhere within milliseconds, not at a TTL. Readers (gateways) answer from their
  * copy, else from Redis within `timeoutMs`; with Redis away, a known key keeps working and a
- * never-seen key is refused. A write that fails while Redis is away is replayed when it returns.
+ * never-seen key is refused. A write that fails is retried every `retryWritesMs` (a slow Redis
+ * may fail one without ever dropping the connection) and at once when a lost Redis returns.
  */
 export async function createRedisCache(options: RedisCacheOptions): Promise<RedisConfigCache> {
   const { log, timeoutMs } = options;
@@ -75,6 +78,10 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   let rebuild: (() => Promise<void>) | null = null;
   let skipRedisUntil = 0;
   const breakMs = options.breakMs ?? 1_000;
+  const retryWritesMs = options.retryWritesMs ?? 1_000;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let replaying: Promise<void> | null = null;
+  let closed = false;
 
   redis.on("error", () => {});
   sub.on("error", () => {});
@@ -112,8 +119,19 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     await redis.publish(channel, key);
   }
 
-  async function replay() {
+  // One replay at a time: the reconnect handler and the retry timer may both ask for one.
+  function replay(): Promise<void> {
+    replaying ??= replayPending().finally(() => {
+      replaying = null;
+      scheduleRetry();
+    });
+    return replaying;
+  }
+
+  async function replayPending() {
     for (const [key, op] of [...pending]) {
+      // superseded by a later write while this loop ran: replaying it would undo the newer one
+      if (pending.get(key) !== op) continue;
       try {
         await write(key, op);
         if (pending.get(key) === op) pending.delete(key);
@@ -121,6 +139,18 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
         return;
       }
     }
+  }
+
+  // A write can fail on a connection that never drops (a command timeout on a slow Redis), and
+  // then no 'ready' ever comes to replay it: retry on a timer for as long as anything waits.
+  function scheduleRetry() {
+    if (closed || retryTimer || pending.size === 0) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void replay();
+    }, retryWritesMs);
+    // the retry must not be what keeps a finished process alive
+    retryTimer.unref();
   }
 
   async function resync() {
@@ -144,7 +174,8 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       await write(key, op);
     } catch (error) {
       pending.set(key, op);
-      log.warn("redis write failed; will replay when redis is back", { key, error: String(error) });
+      log.warn("redis write failed; will retry it", { key, error: String(error) });
+      scheduleRetry();
     }
   }
 
@@ -210,6 +241,9 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       await redis.set(syncedMark, new Date().toISOString());
     },
     async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      retryTimer = null;
       local.clear();
       redis.disconnect();
       sub.disconnect();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { silentLogger } from "@gateway/contracts";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisCache } from "../src/index.ts";
 
@@ -104,4 +105,30 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     expect(await readers[1]!.get("apikey:a")).toBeUndefined();
     await Promise.all([writer.close(), ...readers.map((r) => r.close())]);
   }, 30_000);
+
+  it("retries a write that timed out on a live connection without waiting for a reconnect", async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const writer = await createRedisCache({ url, log: silentLogger, timeoutMs: 100, waitForRedis: true });
+    // a long revalidation, so only the invalidation can bring the reader the new value
+    const reader = await createRedisCache({
+      url,
+      log: silentLogger,
+      timeoutMs: 500,
+      waitForRedis: true,
+      revalidateAfterMs: 60_000,
+    });
+    const admin = new Redis(url);
+    try {
+      await writer.keepSynced(async () => writer.set("slow:k", 1));
+      expect(await reader.get("slow:k")).toBe(1);
+      // Redis holds writes for 500 ms: the SET times out (and lands later) but the connection
+      // stays up, so no reconnect ever replays the PUBLISH that the reader needs
+      await admin.call("CLIENT", "PAUSE", "500", "WRITE");
+      await writer.set("slow:k", 2);
+      await until(async () => (await reader.get("slow:k")) === 2, 3_000);
+    } finally {
+      admin.disconnect();
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  }, 10_000);
 });
