@@ -1,6 +1,6 @@
 import { type CallEvent, callsTopic } from "@gateway/contracts";
 import { calls, testStores } from "@gateway/db";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployment, eventually, type Harness, putCatalogModel, startHarness } from "./harness.ts";
 
@@ -128,5 +128,27 @@ describe.each(testStores())("control-plane consistency (%s)", (store) => {
     }, 5000);
     expect(row.inputTokens).toBe(3_000_000_000);
     expect(row.outputTokens).toBe(5_000_000_000);
+  });
+
+  it("a model name holding U+0000 is recorded (replaced) and does not stall the consumers", async () => {
+    const send = async (model: string) => {
+      const res = await fetch(`${h.gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.apiKey}`, "x-gateway-upstream-key": "sk-up" },
+        body: JSON.stringify({ model, messages: [] }),
+      });
+      await res.text();
+      return res.headers.get("x-gateway-request-id")!;
+    };
+    const poisoned = await send("gpt\u0000nul");
+    const after = await send("gpt-5.4-mini");
+    const rows = await eventually(async () => {
+      const found = await h.gateway.internals.db
+        .select()
+        .from(calls)
+        .where(inArray(calls.requestId, [poisoned, after]));
+      return found.length === 2 ? found : undefined;
+    }, 5000);
+    expect(rows.find((r) => r.requestId === poisoned)!.requestedModel).toBe("gpt\uFFFDnul");
   });
 });

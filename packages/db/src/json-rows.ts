@@ -26,11 +26,19 @@ export async function insertJsonRows<T extends PgTable>(
     }
     return out;
   });
+  // Postgres text and jsonb cannot hold U+0000, and a caller can put one in any string it sends
+  // (a model name); one such row would fail its whole batch on every redelivery. Replace it.
+  let text = JSON.stringify(json);
+  if (text.includes("\\u0000")) {
+    text = JSON.stringify(json, (_key, value: unknown) =>
+      typeof value === "string" ? value.replaceAll("\u0000", "\uFFFD") : value,
+    );
+  }
   const name = sql.identifier(getTableName(table));
   const key = sql.identifier(columns[returning]!.name);
   const inserted = await queryRows<Record<string, string>>(
     db,
-    sql`insert into ${name} select * from jsonb_populate_recordset(null::${name}, ${JSON.stringify(json)}::jsonb)
+    sql`insert into ${name} select * from jsonb_populate_recordset(null::${name}, ${text}::jsonb)
         on conflict do nothing returning ${key} as key`,
   );
   return inserted.map((r) => r.key!);
