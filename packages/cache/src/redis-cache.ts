@@ -73,7 +73,8 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   // bumped when the invalidation stream may have had a gap: every copy is then re-read once
   let epoch = 0;
   let invalidations = 0;
-  let subscriberLost = false;
+  // Until the subscriber is connected no invalidation can reach this process, so it starts lost.
+  let subscriberLost = true;
   let redisAway = false;
   let rebuild: (() => Promise<void>) | null = null;
   let skipRedisUntil = 0;
@@ -96,7 +97,9 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     void replay().then(() => (wasAway ? resync() : undefined));
   });
   sub.on("close", () => {
+    // invalidations published from now on are missed: no copy taken before the gap is trusted
     subscriberLost = true;
+    epoch++;
   });
   sub.on("ready", () => {
     if (subscriberLost) epoch++;
@@ -211,7 +214,10 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   return {
     async get<T>(key: string) {
       const copy = local.get(key);
-      if (copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs) return copy.value as T;
+      // Without a subscriber an invalidation would go unseen, so every read goes to Redis (bounded
+      // by the timeout and the breaker below); the copy only answers when Redis does not.
+      const fresh = copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs;
+      if (fresh && !subscriberLost) return copy.value as T;
       // Redis just failed a read: answer from the copy (or refuse) without waiting again, so one
       // request waits on a hung Redis at most once, not once per key it resolves
       if (Date.now() < skipRedisUntil) return copy?.value as T | undefined;

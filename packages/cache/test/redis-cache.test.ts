@@ -131,4 +131,30 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
       await Promise.all([writer.close(), reader.close()]);
     }
   }, 10_000);
+
+  it("reads through Redis while its subscriber is lost, so a missed invalidation is not served", async () => {
+    const url = `redis://127.0.0.1:${port}`;
+    const writer = await createRedisCache({ url, log: silentLogger, timeoutMs: 500, waitForRedis: true });
+    const reader = await createRedisCache({
+      url,
+      log: silentLogger,
+      timeoutMs: 500,
+      waitForRedis: true,
+      revalidateAfterMs: 60_000,
+    });
+    const admin = new Redis(url);
+    try {
+      await writer.keepSynced(async () => writer.set("gap:k", 1));
+      expect(await reader.get("gap:k")).toBe(1);
+      // drop every subscriber; they reconnect about 100 ms later, and the delete below falls in
+      // that gap, so its invalidation never reaches the reader
+      await admin.call("CLIENT", "KILL", "TYPE", "pubsub");
+      await new Promise((r) => setTimeout(r, 10));
+      await writer.delete("gap:k");
+      expect(await reader.get("gap:k")).toBeUndefined();
+    } finally {
+      admin.disconnect();
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  }, 10_000);
 });
