@@ -7,7 +7,9 @@ export interface EventBus {
   publish(topic: string, key: string, payload: unknown): void;
   /**
    * Delivers the topic's events to `handle` in batches, shared among every subscriber of the
-   * same `group`. A batch whose handler throws is delivered again.
+   * same `group`. A batch whose handler throws is delivered again; after 3 failures its events
+   * are delivered one at a time, and an event that fails alone 3 times is dead-lettered (see
+   * the bus's `onDeadLetter`) and skipped, so one poison event cannot stall its group.
    */
   subscribe(subscription: Subscription): Promise<void>;
   /** Resolves once every event published so far has been handed to the transport (or handled). */

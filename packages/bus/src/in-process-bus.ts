@@ -1,7 +1,7 @@
+import { deliver } from "./deliver.ts";
 import type { EventBus, Subscription } from "./event-bus.ts";
 
 const maxBatch = 512;
-const retryDelayMs = 200;
 
 interface GroupQueue {
   subscription: Subscription;
@@ -18,6 +18,13 @@ export interface InProcessBusOptions {
    * their work per event much smaller; a full batch goes at once.
    */
   lingerMs?: number;
+  /**
+   * An event its group's handler failed on, alone, 3 times (after its batch failed 3 times):
+   * it is skipped so the group's later events are not held up behind it forever.
+   */
+  onDeadLetter?: (group: string, event: unknown, error: unknown) => void;
+  /** Wait before delivering a failed batch again. */
+  retryDelayMs?: number;
 }
 
 /**
@@ -27,6 +34,7 @@ export interface InProcessBusOptions {
 export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
   const groupsByTopic = new Map<string, GroupQueue[]>();
   const lingerMs = options.lingerMs ?? 0;
+  const retryDelayMs = options.retryDelayMs ?? 200;
   let closed = false;
 
   function schedule(queue: GroupQueue): void {
@@ -44,14 +52,15 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
     if (queue.draining || closed) return;
     queue.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       while (queue.pending.length > 0 && !closed) {
-        const batch = queue.pending.slice(0, maxBatch);
-        try {
-          await queue.subscription.handle(batch);
-          queue.pending.splice(0, batch.length);
-        } catch (error) {
-          options.onHandlerError?.(queue.subscription.group, error);
-          await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
-        }
+        const { group } = queue.subscription;
+        const done = await deliver(queue.pending.slice(0, maxBatch), {
+          handle: (batch) => queue.subscription.handle(batch),
+          retryDelayMs,
+          onError: (error) => options.onHandlerError?.(group, error),
+          onDeadLetter: (event, error) => options.onDeadLetter?.(group, event, error),
+          keepGoing: async () => !closed,
+        });
+        queue.pending.splice(0, done);
       }
       queue.draining = null;
     });

@@ -27,6 +27,15 @@ export interface KafkaBusOptions {
    * one cluster without reading each other's events. Empty by default.
    */
   namePrefix?: string;
+  /**
+   * An event a group's handler failed on, alone, 3 times (after its chunk failed 3 times), or a
+   * message that is not JSON (`event` is then its raw text). It is skipped, so it cannot stall
+   * its partition, and also published to the topic `<topic>.dlq` as
+   * `{"group", "error", "value": the message's text}`.
+   */
+  onDeadLetter?: (group: string, event: unknown, error: unknown) => void;
+  /** Wait before delivering a failed chunk to a consumer again. */
+  handlerRetryDelayMs?: number;
 }
 
 const batchBytes = 4 * 1024 * 1024;
@@ -216,23 +225,22 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     }, lingerMs);
   }
 
+  function enqueue(topic: string, key: string, value: string) {
+    if (closed) return;
+    if (Buffer.byteLength(value) > maxMessageBytes - 1024) {
+      log.error("event larger than the broker's message limit; dropped", { topic, key, bytes: value.length });
+      return;
+    }
+    memory.push({ topic, key, value });
+    scheduleKick();
+  }
+
   // drain what an earlier process left behind
   if (spool.pending()) kick();
 
   return {
     publish(topic, key, payload) {
-      if (closed) return;
-      const value = JSON.stringify(payload);
-      if (Buffer.byteLength(value) > maxMessageBytes - 1024) {
-        log.error("event larger than the broker's message limit; dropped", {
-          topic,
-          key,
-          bytes: value.length,
-        });
-        return;
-      }
-      memory.push({ topic: named(topic), key, value });
-      scheduleKick();
+      enqueue(named(topic), key, JSON.stringify(payload));
     },
     async subscribe({ topic, group, handle }) {
       await ensureTopic(named(topic));
@@ -246,6 +254,16 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
           maxMessageBytes,
           chunk: options.maxHandlerBatch ?? 256,
           handle,
+          retryDelayMs: options.handlerRetryDelayMs,
+          onDeadLetter: (dead) => {
+            options.onDeadLetter?.(group, "event" in dead ? dead.event : dead.value, dead.error);
+            // through the same path as any event, so the spool keeps it while the broker is away
+            enqueue(
+              named(`${topic}.dlq`),
+              dead.key,
+              JSON.stringify({ group, error: String(dead.error), value: dead.value }),
+            );
+          },
           log,
         }),
       );

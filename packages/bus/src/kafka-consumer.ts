@@ -1,5 +1,14 @@
 import type { Logger } from "@gateway/contracts";
-import type { Consumer, Kafka } from "kafkajs";
+import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
+import { deliver } from "./deliver.ts";
+
+/** What a dead-lettered message was: its key and value as read, and the event, when it was JSON. */
+export interface DeadLetter {
+  key: string;
+  value: string;
+  event?: unknown;
+  error: unknown;
+}
 
 export interface GroupConsumerOptions {
   kafka: Kafka;
@@ -9,6 +18,10 @@ export interface GroupConsumerOptions {
   /** Events handed to one `handle` call at most. */
   chunk: number;
   handle(batch: unknown[]): Promise<void>;
+  /** A message given up on (see `deliver`): it is committed past, so the group moves on. */
+  onDeadLetter(dead: DeadLetter): void;
+  /** Wait before delivering a failed chunk again. */
+  retryDelayMs?: number;
   log: Logger;
 }
 
@@ -63,19 +76,50 @@ export async function startGroupConsumer(options: GroupConsumerOptions): Promise
         for (let i = 0; i < batch.messages.length; i += options.chunk) {
           if (!isRunning() || isStale()) return;
           const messages = batch.messages.slice(i, i + options.chunk);
-          const payloads = messages.map((m) =>
-            m.value ? (JSON.parse(m.value.toString("utf8")) as unknown) : null,
-          );
-          await options.handle(payloads.filter((p) => p !== null));
-          const last = messages.at(-1)!.offset;
-          resolveOffset(last);
-          await consumer.commitOffsets([
-            { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-          ]);
+          const events: { message: KafkaMessage; event: unknown }[] = [];
+          for (const message of messages) {
+            if (!message.value) continue;
+            const value = message.value.toString("utf8");
+            try {
+              events.push({ message, event: JSON.parse(value) as unknown });
+            } catch (error) {
+              // no redelivery will ever parse it: holding the partition for it would stall it for good
+              deadLetter(message, value, undefined, error);
+            }
+          }
+          const done = await deliver(events, {
+            handle: (chunk) => options.handle(chunk.map((e) => e.event)),
+            retryDelayMs: options.retryDelayMs ?? 200,
+            onError: (error) => log.warn("event handler failed", { group: groupId, error: String(error) }),
+            onDeadLetter: ({ message, event }, error) =>
+              deadLetter(message, message.value?.toString("utf8") ?? "", event, error),
+            keepGoing: async () => {
+              // a handler that keeps failing may take a while: stay in the group meanwhile
+              await heartbeat();
+              return isRunning() && !isStale();
+            },
+          });
+          // Commit what is done; when stopped part way, only up to the first undone event, so
+          // it (and whatever follows) is delivered again.
+          const last = done === events.length ? messages.at(-1)?.offset : events[done - 1]?.message.offset;
+          if (last !== undefined) {
+            resolveOffset(last);
+            await consumer.commitOffsets([
+              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
+            ]);
+          }
+          if (done < events.length) return;
           await heartbeat();
         }
       },
     });
+  }
+
+  function deadLetter(message: KafkaMessage, value: string, event: unknown, error: unknown) {
+    log.error("event dead-lettered", { group: groupId, offset: message.offset, error: String(error) });
+    const dead: DeadLetter = { key: message.key?.toString("utf8") ?? "", value, error };
+    if (event !== undefined) dead.event = event;
+    options.onDeadLetter(dead);
   }
 
   async function rejoin() {

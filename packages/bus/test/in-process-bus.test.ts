@@ -35,6 +35,32 @@ describe("in-process bus", () => {
     expect(errors).toHaveLength(1);
   });
 
+  it("dead-letters an event that keeps failing on its own, and delivers the rest of its batch", async () => {
+    const dead: [string, unknown, unknown][] = [];
+    const bus = createInProcessBus({
+      retryDelayMs: 1,
+      onDeadLetter: (group, event, error) => dead.push([group, event, error]),
+    });
+    const seen: unknown[] = [];
+    const poison = new Error("poison");
+    await bus.subscribe({
+      topic: "t",
+      group: "g",
+      handle: async (batch) => {
+        if (batch.includes(2)) throw poison;
+        seen.push(...batch);
+      },
+    });
+    for (let i = 0; i < 5; i++) bus.publish("t", String(i), i);
+    // without dead-lettering, this flush would never resolve
+    await bus.flush();
+    bus.publish("t", "later", 5);
+    await bus.flush();
+    expect(seen).toEqual([0, 1, 3, 4, 5]);
+    expect(dead).toEqual([["g", 2, poison]]);
+    await bus.close();
+  });
+
   it("refuses a second subscriber in the same group", async () => {
     const bus = createInProcessBus();
     await bus.subscribe({ topic: "t", group: "g", handle: async () => {} });

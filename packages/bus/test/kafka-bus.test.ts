@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
+import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKafkaBus } from "../src/index.ts";
 
@@ -86,5 +87,52 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(seen.a.size).toBe(100);
     expect(seen.b.size).toBe(100);
     expect(await readdir(spoolDir)).toEqual([]);
+  }, 60_000);
+
+  it("dead-letters a poison event and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {
+    const topic = `test.poison.${Date.now()}`;
+    const dead: [string, unknown, unknown][] = [];
+    const bus = await createKafkaBus({
+      brokers,
+      clientId: "test",
+      spoolDir: await tempDir(),
+      log: silentLogger,
+      partitions: 1,
+      handlerRetryDelayMs: 10,
+      onDeadLetter: (group, event, error) => dead.push([group, event, error]),
+    });
+    const seen: number[] = [];
+    await bus.subscribe({
+      topic,
+      group: "g",
+      handle: async (batch) => {
+        if (batch.some((e) => (e as { i: number }).i === 2)) throw new Error("poison");
+        for (const e of batch) seen.push((e as { i: number }).i);
+      },
+    });
+    const dlq: unknown[] = [];
+    await bus.subscribe({ topic: `${topic}.dlq`, group: "dlq", handle: async (batch) => void dlq.push(...batch) });
+    for (let i = 0; i < 5; i++) bus.publish(topic, "k", { i });
+    await bus.flush();
+    const raw = new Kafka({ clientId: "test-raw", brokers, logLevel: logLevel.NOTHING }).producer();
+    await raw.connect();
+    await raw.send({ topic, messages: [{ key: "k", value: "not json\n{" }] });
+    await raw.disconnect();
+    bus.publish(topic, "k", { i: 5 });
+    await bus.flush();
+    const deadline = Date.now() + 30_000;
+    while ((seen.length < 5 || dlq.length < 2) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await bus.close();
+    expect([...new Set(seen)].sort()).toEqual([0, 1, 3, 4, 5]);
+    expect(dead.map(([group, event]) => [group, event])).toEqual([
+      ["g", { i: 2 }],
+      ["g", "not json\n{"],
+    ]);
+    expect(dlq).toEqual([
+      { group: "g", error: "Error: poison", value: '{"i":2}' },
+      { group: "g", error: expect.stringContaining("SyntaxError"), value: "not json\n{" },
+    ]);
   }, 60_000);
 });

@@ -1,0 +1,63 @@
+/** Failed attempts after which a batch is split up, and after which a lone event is given up. */
+export const deliveryAttempts = 3;
+
+export interface DeliveryOptions<T> {
+  handle(batch: T[]): Promise<void>;
+  retryDelayMs: number;
+  /** Every failed attempt, for logging. */
+  onError(error: unknown): void;
+  /** An event whose handler failed `deliveryAttempts` times on its own: it is skipped after this. */
+  onDeadLetter(event: T, error: unknown): void;
+  /**
+   * Asked before every retry: false stops the delivery (the bus is closing, the partition was
+   * taken away), leaving the undone events for the next delivery.
+   */
+  keepGoing(): Promise<boolean>;
+}
+
+/**
+ * Delivers `events` at least once, without letting one poison event stall the rest forever:
+ * a batch that fails `deliveryAttempts` times is delivered again one event at a time, so
+ * that the events that can be handled are, and only an event that fails alone
+ * `deliveryAttempts` times is dead-lettered and skipped.
+ *
+ * Returns how many events from the start are done (handled or dead-lettered): all of them,
+ * or fewer when `keepGoing` said stop. The rest must be delivered again.
+ */
+export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Promise<number> {
+  if (events.length === 0) return 0;
+  const tries = async (batch: T[]): Promise<{ ok: true } | { ok: false; error: unknown } | null> => {
+    let error: unknown;
+    for (let attempt = 1; attempt <= deliveryAttempts; attempt++) {
+      if (attempt > 1) {
+        await new Promise((r) => setTimeout(r, options.retryDelayMs));
+        if (!(await options.keepGoing())) return null;
+      }
+      try {
+        await options.handle(batch);
+        return { ok: true };
+      } catch (e) {
+        error = e;
+        options.onError(e);
+      }
+    }
+    return { ok: false, error };
+  };
+
+  const whole = await tries(events);
+  if (whole === null) return 0;
+  if (whole.ok) return events.length;
+  if (events.length === 1) {
+    // a lone event already failed on its own as often as isolation would try it
+    options.onDeadLetter(events[0] as T, whole.error);
+    return 1;
+  }
+  for (let done = 0; done < events.length; done++) {
+    if (!(await options.keepGoing())) return done;
+    const event = events[done] as T;
+    const alone = await tries([event]);
+    if (alone === null) return done;
+    if (!alone.ok) options.onDeadLetter(event, alone.error);
+  }
+  return events.length;
+}
