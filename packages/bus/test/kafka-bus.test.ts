@@ -111,7 +111,11 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
       },
     });
     const dlq: unknown[] = [];
-    await bus.subscribe({ topic: `${topic}.dlq`, group: "dlq", handle: async (batch) => void dlq.push(...batch) });
+    await bus.subscribe({
+      topic: `${topic}.dlq`,
+      group: "dlq",
+      handle: async (batch) => void dlq.push(...batch),
+    });
     for (let i = 0; i < 5; i++) bus.publish(topic, "k", { i });
     await bus.flush();
     const raw = new Kafka({ clientId: "test-raw", brokers, logLevel: logLevel.NOTHING }).producer();
