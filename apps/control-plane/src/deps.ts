@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "@gateway/contracts";
-import { runMigrations, seedPriceTable } from "@gateway/db";
+import { type DbHandle, runMigrations, seedPriceTable } from "@gateway/db";
 import { openPostgres, openRedisCache, openS3BlobStore } from "@gateway/engines";
 import type { ControlPlaneEnv } from "./env.ts";
 import { configSync } from "./services/config-sync.ts";
@@ -9,6 +9,8 @@ import { cursorCodec } from "./services/cursor.ts";
 
 export interface ControlPlaneDeps {
   services: Services;
+  /** Startup work that several replicas must do once (see `DbHandle.exclusive`). */
+  exclusive: DbHandle["exclusive"];
   close(): Promise<void>;
 }
 
@@ -19,8 +21,10 @@ export interface ControlPlaneDeps {
  */
 export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promise<ControlPlaneDeps> {
   const store = await openPostgres(env);
-  await runMigrations(store);
-  await seedPriceTable(store.db);
+  await store.exclusive(async () => {
+    await runMigrations(store);
+    await seedPriceTable(store.db);
+  });
   const cache = await openRedisCache(env, log, "writer");
   const sync = configSync(cache);
   // again whenever Redis comes back, in case it came back empty
@@ -38,6 +42,7 @@ export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promi
   };
   return {
     services,
+    exclusive: (work) => store.exclusive(work),
     async close() {
       blobs.close();
       await cache.close();

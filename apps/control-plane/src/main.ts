@@ -12,19 +12,21 @@ import { createOrg } from "./services/orgs.ts";
 // The control plane as a process of its own (split deployment): `pnpm --filter @gateway/control-plane start`.
 const log = createLogger("control-plane");
 const env = envOrExit(parseControlPlaneEnv);
-const { services, close } = await controlPlaneDeps(env, log);
+const { services, exclusive, close } = await controlPlaneDeps(env, log);
 if (env.GATEWAY_CATALOG_FILE) {
   const count = await loadCatalogFile(services, env.GATEWAY_CATALOG_FILE);
   log.info("catalog loaded", { file: env.GATEWAY_CATALOG_FILE, models: count });
 }
-const [anyOrg] = await services.db.select({ id: orgs.id }).from(orgs).limit(1);
-if (!anyOrg) {
+// Under the startup lock: replicas starting together on an empty database create one org.
+await exclusive(async () => {
+  const [anyOrg] = await services.db.select({ id: orgs.id }).from(orgs).limit(1);
+  if (anyOrg) return;
   // as the standalone server does: printed once, here, and never stored (only the hash is kept)
   const created = await createOrg(services, "default");
   process.stdout.write(
     `\nFirst start: created organisation and its starter API key.\n  org id:  ${created.org.id}\n  api key: ${created.api_key.value}\nKeep the key now; it cannot be shown again.\n\n`,
   );
-}
+});
 
 const server = createServer(
   { keepAliveTimeout: 65_000 },

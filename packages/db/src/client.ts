@@ -19,8 +19,16 @@ export type DbConfig =
 export interface DbHandle {
   db: Db;
   kind: DbConfig["kind"];
+  /**
+   * Runs `work` while holding the database-wide startup lock, so that several processes
+   * starting together (control-plane replicas) migrate, seed and create the first org once.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** Key of the PostgreSQL advisory lock held during startup work. */
+const startupLockKey = 7_316_452_001;
 
 /** Opens the relational store: PGlite on disk (or in memory when `dataDir` is null), or PostgreSQL. */
 export async function openDb(config: DbConfig): Promise<DbHandle> {
@@ -32,9 +40,16 @@ export async function openDb(config: DbConfig): Promise<DbHandle> {
         ? new PGlite(config.dataDir)
         : new PGlite();
     await client.waitReady;
+    // One PGlite has one user, this process: its callers only need to take turns.
+    let turn: Promise<unknown> = Promise.resolve();
     return {
       db: drizzlePglite(client, { schema }) as unknown as Db,
       kind: "pglite",
+      exclusive(work) {
+        const result = turn.then(work, work);
+        turn = result.catch(() => {});
+        return result;
+      },
       close: () => client.close(),
     };
   }
@@ -42,6 +57,20 @@ export async function openDb(config: DbConfig): Promise<DbHandle> {
   return {
     db: drizzlePostgres(client, { schema }) as unknown as Db,
     kind: "postgres",
+    async exclusive(work) {
+      // An advisory lock belongs to a session, so it is taken and released on one reserved connection.
+      const session = await client.reserve();
+      try {
+        await session`select pg_advisory_lock(${startupLockKey})`;
+        try {
+          return await work();
+        } finally {
+          await session`select pg_advisory_unlock(${startupLockKey})`;
+        }
+      } finally {
+        session.release();
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }

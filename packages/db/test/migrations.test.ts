@@ -61,4 +61,38 @@ describe.each(testStores())("migrations on %s", (store) => {
       sql`insert into projects (id, org_id, slug, name) values ('proj_3', 'org_a', 'web', 'Web 3')`,
     );
   });
+
+  it("startup work under the exclusive lock runs once for processes starting together", async () => {
+    let first: DbHandle;
+    let second: DbHandle;
+    if (store === "postgres") {
+      // Two processes' pools on one fresh database.
+      const fresh = await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!);
+      cleanups.push(fresh.drop);
+      first = await openDb(fresh.config);
+      second = await openDb(fresh.config);
+      cleanups.push(
+        () => first.close(),
+        () => second.close(),
+      );
+    } else {
+      // One PGlite has one user: this process.
+      first = await open();
+      second = first;
+      cleanups.push(() => first.close());
+    }
+    const startup = (handle: DbHandle) =>
+      handle.exclusive(async () => {
+        await runMigrations(handle);
+        const rows = await handle.db.execute(sql`select count(*)::int as n from orgs`);
+        const n = (Array.isArray(rows) ? rows : (rows as { rows: { n: number }[] }).rows)[0] as { n: number };
+        if (n.n === 0)
+          await handle.db.execute(
+            sql`insert into orgs (id, name) values (${`org_${Math.random()}`}, 'first')`,
+          );
+      });
+    await Promise.all([startup(first), startup(second), startup(first)]);
+    const rows = await first.db.execute(sql`select count(*)::int as n from orgs`);
+    expect((Array.isArray(rows) ? rows : (rows as { rows: { n: number }[] }).rows)[0]).toEqual({ n: 1 });
+  });
 });
