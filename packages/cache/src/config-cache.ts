@@ -6,5 +6,10 @@ export interface ConfigCache {
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Every key the cache holds, for the writer's rebuild: it deletes those no longer live, so an
+   * entry whose delete was lost (or that a restored snapshot brought back) does not stay forever.
+   */
+  keys(): Promise<string[]>;
   close(): Promise<void>;
 }

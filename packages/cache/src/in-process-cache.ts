@@ -13,6 +13,9 @@ export function createInProcessCache(): ConfigCache {
     async delete(key) {
       entries.delete(key);
     },
+    async keys() {
+      return [...entries.keys()];
+    },
     async close() {
       entries.clear();
     },

@@ -241,6 +241,21 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     },
     set: (key, value) => writeThrough(key, { value }),
     delete: (key) => writeThrough(key, { deleted: true }),
+    async keys() {
+      // SCAN, not KEYS: it does not block Redis for every other client while it walks the keyspace
+      const prefix = `${ns}:`;
+      const match = `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
+      const found = new Set<string>();
+      let cursor = "0";
+      do {
+        const [next, batch] = await redis.scan(cursor, "MATCH", match, "COUNT", 1_000);
+        for (const k of batch) found.add(k.slice(prefix.length));
+        cursor = next;
+      } while (cursor !== "0");
+      // the completeness mark lives under the same prefix but is not a config entry
+      found.delete(syncedMark.slice(prefix.length));
+      return [...found];
+    },
     async keepSynced(fn) {
       rebuild = fn;
       await fn();

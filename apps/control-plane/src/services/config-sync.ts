@@ -105,18 +105,39 @@ export function configSync(cache: ConfigCache) {
         models.map((m) => m.id),
       );
     },
-    /** Publishes every live key, project and workload; run once when the control plane starts. */
+    /**
+     * Publishes every live key, project, workload and catalog model, and deletes every other
+     * entry in the cache: a revoked key or deleted project whose delete never reached the cache
+     * (a lost write, a restored snapshot) would otherwise stay there for good. Run at start and
+     * whenever the cache returns from an outage.
+     */
     async syncAll(db: Db) {
+      // Listed before Postgres is read: an entry published by a change committed after this
+      // point is not in the list, so the sweep below cannot delete it as stale.
+      const before = await cache.keys();
+      const written = new Set<string>();
+      const recording: ConfigCache = {
+        get: (key) => cache.get(key),
+        set: async (key, value) => {
+          written.add(key);
+          await cache.set(key, value);
+        },
+        delete: (key) => cache.delete(key),
+        keys: () => cache.keys(),
+        close: () => cache.close(),
+      };
+      const live = configSync(recording);
       const keys = await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt));
-      for (const k of keys) await sync.apiKey(k.keyHash, { id: k.id, orgId: k.orgId });
-      const live = await db.select().from(projects).where(isNull(projects.deletedAt));
-      for (const p of live) await sync.project(p);
+      for (const k of keys) await live.apiKey(k.keyHash, { id: k.id, orgId: k.orgId });
+      const liveProjects = await db.select().from(projects).where(isNull(projects.deletedAt));
+      for (const p of liveProjects) await live.project(p);
       const rows = await db
         .select({ w: workloads })
         .from(workloads)
         .innerJoin(projects, and(eq(projects.id, workloads.projectId), isNull(projects.deletedAt)));
-      for (const { w } of rows) await sync.workload(w);
-      await sync.catalog(db);
+      for (const { w } of rows) await live.workload(w);
+      await live.catalog(db);
+      for (const key of before) if (!written.has(key)) await cache.delete(key);
     },
   };
   return sync;
