@@ -143,14 +143,25 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     }
   }
 
-  function takeBatch(): SpoolRecord[] {
+  // Only looks: the records leave memory once they are with the broker or on disk, so a failed
+  // append (ENOSPC) keeps them for the next attempt instead of losing them.
+  function peekBatch(): SpoolRecord[] {
     let bytes = 0;
     let n = 0;
     while (n < memory.length && (n === 0 || bytes + memory[n]!.value.length <= batchBytes)) {
       bytes += memory[n]!.value.length;
       n++;
     }
-    return memory.splice(0, n);
+    return memory.slice(0, n);
+  }
+
+  /** Moves everything in memory to the spool, taking it out of memory only once it is there. */
+  async function spoolMemory() {
+    if (memory.length === 0) return;
+    const records = memory.slice();
+    await spool.append(records);
+    // publish only ever adds at the end, so these are still the first ones
+    memory.splice(0, records.length);
   }
 
   function wentDown() {
@@ -180,13 +191,19 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   async function pump() {
     while (!closed) {
       if (down) {
-        if (memory.length > 0) await spool.append(memory.splice(0));
+        await spoolMemory();
         return;
       }
       if (spool.pending()) {
-        if (memory.length > 0) await spool.append(memory.splice(0));
+        await spoolMemory();
         const segment = await spool.oldest();
         if (!segment) continue;
+        if (segment.skipped > 0) {
+          log.error("kafka spool: unreadable lines skipped (torn writes)", {
+            segment: segment.name,
+            skipped: segment.skipped,
+          });
+        }
         if (await sendInChunks(segment.records)) {
           await spool.remove(segment.name);
           if (!spool.pending()) log.info("kafka spool drained");
@@ -197,11 +214,12 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         continue;
       }
       if (memory.length === 0) return;
-      const batch = takeBatch();
+      const batch = peekBatch();
       if (!(await send(batch))) {
         await spool.append(batch);
         wentDown();
       }
+      memory.splice(0, batch.length);
     }
   }
 
@@ -291,7 +309,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       closed = true;
       if (running) await running;
       // whatever did not reach the broker waits on disk for the next start
-      if (memory.length > 0) await spool.append(memory.splice(0));
+      await spoolMemory();
       await Promise.all(consumers.map((c) => c.close()));
       await producer.disconnect().catch(() => {});
     },

@@ -15,10 +15,12 @@ export interface Spool {
   pending(): boolean;
   /**
    * The oldest segment, closed first when it is the one being written (later appends start a
-   * new one), or null when the spool is empty. A torn last line, left by a crash mid-write, is
-   * skipped: that record never reached the disk whole.
+   * new one), or null when the spool is empty. A line that cannot be read (a torn last line
+   * left by a crash mid-write, or one torn by a failed append) is skipped and counted in
+   * `skipped`: that record never reached the disk whole, and refusing the whole segment for
+   * it would hold every later event back forever.
    */
-  oldest(): Promise<{ name: string; records: SpoolRecord[] } | null>;
+  oldest(): Promise<{ name: string; records: SpoolRecord[]; skipped: number } | null>;
   /** Deletes a segment once its records are with the broker. */
   remove(name: string): Promise<void>;
 }
@@ -32,7 +34,8 @@ const segmentPattern = /^seg-(\d{12})\.log$/;
  * Not safe for concurrent use: one writer (the bus's pump) drives it.
  */
 export async function openSpool(dir: string): Promise<Spool> {
-  await mkdir(dir, { recursive: true });
+  // owner only: segments hold captured prompts and responses
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const segments = (await readdir(dir))
     .map((name) => segmentPattern.exec(name))
     .filter((m): m is RegExpExecArray => m !== null)
@@ -50,7 +53,14 @@ export async function openSpool(dir: string): Promise<Spool> {
         segments.push(writing);
       }
       const lines = records.map((r) => `${JSON.stringify({ t: r.topic, k: r.key })}\t${r.value}\n`);
-      await appendFile(join(dir, names(writing)), lines.join(""));
+      try {
+        await appendFile(join(dir, names(writing)), lines.join(""), { mode: 0o600 });
+      } catch (error) {
+        // A failed append (ENOSPC) may have left a torn line: later appends go to a new segment,
+        // so it stays that segment's last line instead of running into the next record.
+        writing = null;
+        throw error;
+      }
     },
     pending: () => segments.length > 0,
     async oldest() {
@@ -68,14 +78,13 @@ export async function openSpool(dir: string): Promise<Spool> {
       const records: SpoolRecord[] = [];
       const lines = text.split("\n");
       // every append ends its lines with "\n": what follows the last one is "" or a torn line
-      lines.pop();
+      let skipped = lines.pop() ? 1 : 0;
       for (const line of lines) {
-        const tab = line.indexOf("\t");
-        if (tab < 0) continue;
-        const head = JSON.parse(line.slice(0, tab)) as { t: string; k: string };
-        records.push({ topic: head.t, key: head.k, value: line.slice(tab + 1) });
+        const record = parseLine(line);
+        if (record) records.push(record);
+        else skipped++;
       }
-      return { name, records };
+      return { name, records, skipped };
     },
     async remove(name) {
       const seq = Number(segmentPattern.exec(name)?.[1]);
@@ -84,4 +93,21 @@ export async function openSpool(dir: string): Promise<Spool> {
       await unlink(join(dir, name)).catch(() => {});
     },
   };
+}
+
+/** A spool line's record, or null when the line is not one whole record. */
+function parseLine(line: string): SpoolRecord | null {
+  const tab = line.indexOf("\t");
+  // JSON holds no raw tab: a second one means a torn line ran into the next record
+  if (tab < 0 || line.indexOf("\t", tab + 1) >= 0) return null;
+  let head: unknown;
+  try {
+    head = JSON.parse(line.slice(0, tab));
+  } catch {
+    return null;
+  }
+  if (typeof head !== "object" || head === null || !("t" in head) || !("k" in head)) return null;
+  const { t, k } = head;
+  if (typeof t !== "string" || typeof k !== "string") return null;
+  return { topic: t, key: k, value: line.slice(tab + 1) };
 }

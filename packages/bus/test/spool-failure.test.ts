@@ -1,0 +1,82 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "@gateway/contracts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { createKafkaBus, openSpool, type SpoolRecord } from "../src/index.ts";
+
+// Appends fail (as on a full disk) while `failing` is above zero; `torn` writes half first.
+const disk = vi.hoisted(() => ({ failing: 0, torn: false }));
+vi.mock("node:fs/promises", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:fs/promises")>();
+  return {
+    ...real,
+    appendFile: async (...args: Parameters<typeof real.appendFile>) => {
+      if (disk.failing > 0) {
+        disk.failing--;
+        const [path, data] = args;
+        if (disk.torn && typeof data === "string")
+          await real.appendFile(path, data.slice(0, data.length / 2));
+        throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+      }
+      return real.appendFile(...args);
+    },
+  };
+});
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+async function tempDir() {
+  const dir = await mkdtemp(join(tmpdir(), "spool-failure-"));
+  dirs.push(dir);
+  return dir;
+}
+async function spooledLines(dir: string) {
+  const files = await readdir(dir);
+  return (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8"))))
+    .join("")
+    .split("\n")
+    .filter(Boolean);
+}
+
+describe("a spool append that fails", () => {
+  it("leaves the events in the kafka bus's memory for the next attempt", async () => {
+    const spoolDir = await tempDir();
+    const bus = await createKafkaBus({
+      brokers: ["127.0.0.1:1"],
+      clientId: "test",
+      spoolDir,
+      log: silentLogger,
+      sendTimeoutMs: 300,
+      retryIntervalMs: 60_000,
+    });
+    // the first after the failed send, the second from the flush's next try
+    disk.failing = 2;
+    for (let i = 0; i < 10; i++) bus.publish("t", `k${i}`, { i });
+    await bus.flush();
+    await bus.close();
+    expect(disk.failing).toBe(0);
+    expect(await spooledLines(spoolDir)).toHaveLength(10);
+  });
+
+  it("when torn, leaves the segment readable and the next append whole", async () => {
+    const dir = await tempDir();
+    const spool = await openSpool(dir);
+    disk.failing = 1;
+    disk.torn = true;
+    await expect(spool.append([{ topic: "t", key: "a", value: '{"n":1}' }])).rejects.toThrow("ENOSPC");
+    disk.torn = false;
+    await spool.append([{ topic: "t", key: "b", value: '{"n":2}' }]);
+    const records: SpoolRecord[] = [];
+    let skipped = 0;
+    for (let segment = await spool.oldest(); segment; segment = await spool.oldest()) {
+      records.push(...segment.records);
+      skipped += segment.skipped;
+      await spool.remove(segment.name);
+    }
+    expect(records).toEqual([{ topic: "t", key: "b", value: '{"n":2}' }]);
+    expect(skipped).toBe(1);
+  });
+});
