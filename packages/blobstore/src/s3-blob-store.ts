@@ -1,4 +1,10 @@
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
 
 export interface S3BlobStoreOptions {
@@ -18,7 +24,8 @@ export interface S3BlobStoreOptions {
  * Blobs as S3 objects. A PUT is atomic (readers see the whole object or none, so never a
  * partial capture), and `If-None-Match: *` makes it create-only: the store answers 412 when
  * the key exists, so a redelivered event never rewrites an object. AWS S3, MinIO and R2 all
- * honour the header on PutObject.
+ * honour the header on PutObject. A 409 only says that some conditional write of the key
+ * conflicted, not that one succeeded, so it is checked with a HEAD before it counts as "exists".
  */
 export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { close(): void } {
   const client = new S3Client({
@@ -35,24 +42,46 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
   const status = (error: unknown) =>
     error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 
+  // Conditional PUTs tried for one key before a run of 409s is reported as an error.
+  const conflictAttempts = 4;
+
+  const exists = async (key: string) => {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (status(error) === 404) return false;
+      throw error;
+    }
+  };
+
   return {
     async putIfAbsent(key, body) {
-      try {
-        await client.send(
-          new PutObjectCommand({
-            Bucket: options.bucket,
-            Key: fullKey(key),
-            Body: body,
-            IfNoneMatch: "*",
-            ContentType: "application/jsonl",
-          }),
-        );
-        return true;
-      } catch (error) {
-        // 412: the object exists. 409: a concurrent create of the same key won the race.
-        const code = status(error);
-        if (code === 412 || code === 409) return false;
-        throw error;
+      const full = fullKey(key);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: options.bucket,
+              Key: full,
+              Body: body,
+              IfNoneMatch: "*",
+              ContentType: "application/jsonl",
+            }),
+          );
+          return true;
+        } catch (error) {
+          const code = status(error);
+          // 412: the object exists
+          if (code === 412) return false;
+          if (code !== 409) throw error;
+          // 409 (ConditionalRequestConflict): another write of the key was in flight, and it may
+          // yet fail or be aborted. Answering "exists" without checking could lose the capture.
+          if (await exists(full)) return false;
+          if (attempt >= conflictAttempts) throw error;
+          // the competing write has not landed: back off a little and try to create it again
+          await new Promise((r) => setTimeout(r, 50 * attempt));
+        }
       }
     },
     async get(key) {

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createS3BlobStore } from "../src/index.ts";
 
@@ -32,4 +34,93 @@ describe.skipIf(!engines)("S3 blob store on the local S3 server (GATEWAY_TEST_EN
     expect(results.filter(Boolean)).toHaveLength(1);
     blobs.close();
   }, 60_000);
+});
+
+// A stand-in S3 that answers from a script, to produce a 409 on demand: the real server only
+// gives one when two writes of a key overlap, which a test cannot arrange reliably.
+async function scriptedS3(script: (req: IncomingMessage, res: ServerResponse) => void) {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      seen.push(req.method ?? "");
+      script(req, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  const blobs = createS3BlobStore({
+    bucket: "b",
+    prefix: "",
+    region: "us-east-1",
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    credentials: { accessKeyId: "k", secretAccessKey: "s" },
+  });
+  return {
+    blobs,
+    seen,
+    close: () => {
+      blobs.close();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const conflict = (res: ServerResponse) => {
+  res.writeHead(409, { "content-type": "application/xml" });
+  res.end(
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConditionalRequestConflict</Code>' +
+      "<Message>A conflicting conditional operation is in progress.</Message></Error>",
+  );
+};
+
+describe("S3 blob store on a 409 conflict", () => {
+  it("creates the object when the conflicting write never landed", async () => {
+    let puts = 0;
+    const s3 = await scriptedS3((req, res) => {
+      if (req.method === "PUT") {
+        puts++;
+        if (puts === 1) return conflict(res);
+        res.writeHead(200, { etag: '"e"' });
+        return res.end();
+      }
+      res.writeHead(404);
+      res.end();
+    });
+    try {
+      expect(await s3.blobs.putIfAbsent("captures/x.jsonl", Buffer.from("v"))).toBe(true);
+      expect(s3.seen).toEqual(["PUT", "HEAD", "PUT"]);
+    } finally {
+      await s3.close();
+    }
+  });
+
+  it("answers exists when the object is there after the conflict", async () => {
+    const s3 = await scriptedS3((req, res) => {
+      if (req.method === "PUT") return conflict(res);
+      res.writeHead(200, { "content-length": "1", etag: '"e"' });
+      res.end();
+    });
+    try {
+      expect(await s3.blobs.putIfAbsent("captures/x.jsonl", Buffer.from("v"))).toBe(false);
+      expect(s3.seen).toEqual(["PUT", "HEAD"]);
+    } finally {
+      await s3.close();
+    }
+  });
+
+  it("reports an error, not exists, when the conflict never clears and the object never appears", async () => {
+    const s3 = await scriptedS3((req, res) => {
+      if (req.method === "PUT") return conflict(res);
+      res.writeHead(404);
+      res.end();
+    });
+    try {
+      await expect(s3.blobs.putIfAbsent("captures/x.jsonl", Buffer.from("v"))).rejects.toThrow();
+      expect(s3.seen.filter((m) => m === "PUT")).toHaveLength(4);
+    } finally {
+      await s3.close();
+    }
+  });
 });
