@@ -166,6 +166,9 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   function wentDown() {
     down = true;
+    // a send that close() waited for may fail after it cleared the timer: arming one now would
+    // keep the process alive and try the broker again after the bus is gone
+    if (closed) return;
     retryTimer ??= setTimeout(() => {
       retryTimer = null;
       down = false;

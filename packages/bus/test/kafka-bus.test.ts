@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
 import { Kafka, logLevel } from "kafkajs";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createKafkaBus } from "../src/index.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
@@ -40,6 +40,32 @@ describe("kafka bus without a broker", () => {
       .split("\n")
       .filter(Boolean);
     expect(lines).toHaveLength(100);
+  });
+});
+
+describe("kafka bus closed while a send is failing", () => {
+  it("arms no retry timer once closed", async () => {
+    const retryIntervalMs = 54_321;
+    const bus = await createKafkaBus({
+      brokers: ["127.0.0.1:1"],
+      clientId: "test",
+      spoolDir: await tempDir(),
+      log: silentLogger,
+      sendTimeoutMs: 500,
+      lingerMs: 1,
+      retryIntervalMs,
+    });
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      bus.publish("t", "k", { n: 1 });
+      // the pump is now sending, and the send fails only after close() began
+      await new Promise((r) => setTimeout(r, 20));
+      timers.mockClear();
+      await bus.close();
+      expect(timers.mock.calls.filter(([, ms]) => ms === retryIntervalMs)).toEqual([]);
+    } finally {
+      timers.mockRestore();
+    }
   });
 });
 
