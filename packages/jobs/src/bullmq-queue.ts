@@ -33,10 +33,15 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
   const queues = new Map<string, Queue>();
   const workers: Worker[] = [];
   const policies = new Map(Object.entries(options.policies ?? {}));
+  // dead-letter writes started by 'failed' events; close() waits for them before closing queues
+  const deadLettering = new Set<Promise<void>>();
+  let queuesClosed = false;
 
   const queue = (name: string) => {
     let q = queues.get(name);
     if (!q) {
+      // a queue opened after close() would hold a Redis connection that nothing ever closes
+      if (queuesClosed) throw new Error(`job queue is closed; cannot open queue ${name}`);
       q = new Queue(name, { connection, prefix });
       q.on("error", (error) => options.log.warn("job queue error", { name, error: String(error) }));
       queues.set(name, q);
@@ -73,7 +78,19 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
         concurrency: options.concurrency ?? 4,
       });
       worker.on("failed", (job, error) => {
-        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void deadLetter(name, job, error);
+        if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        // an event handler's rejection is unhandled and would end the process: log it instead.
+        // The job itself stays in BullMQ's failed set (removeOnFail keeps the last 1,000).
+        const write = deadLetter(name, job, error).catch((failure: unknown) =>
+          options.log.error("dead-lettering a job failed", {
+            name,
+            jobId: job.id,
+            error: String(error),
+            failure: String(failure),
+          }),
+        );
+        deadLettering.add(write);
+        void write.finally(() => deadLettering.delete(write));
       });
       worker.on("error", (error) => options.log.warn("job worker error", { name, error: String(error) }));
       workers.push(worker);
@@ -98,7 +115,10 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
       }
     },
     async close() {
+      // workers first: a job that fails while they stop still starts its dead-letter write
       await Promise.all(workers.map((w) => w.close()));
+      while (deadLettering.size > 0) await Promise.all(deadLettering);
+      queuesClosed = true;
       await Promise.all([...queues.values()].map((q) => q.close()));
     },
   };
