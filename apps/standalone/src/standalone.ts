@@ -67,6 +67,14 @@ export async function startStandalone(
     lingerMs: 20,
     onHandlerError: (group, error) =>
       log.error("event consumer failed; will retry", { group, error: String(error) }),
+    // The event itself may hold captured prompts: only its request id goes to the log.
+    onDeadLetter: (group, event, error) =>
+      log.error("event given up after repeated failures", {
+        group,
+        request_id:
+          typeof event === "object" && event !== null && "request_id" in event ? event.request_id : null,
+        error: String(error),
+      }),
   });
   const blobs = createFsBlobStore(join(dataDir, "blobs"));
   const sync = configSync(cache);

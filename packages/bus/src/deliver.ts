@@ -1,12 +1,20 @@
-/** Failed attempts after which a batch is split up, and after which a lone event is given up. */
+/** Failed attempts after which a batch is split up into single events. */
 export const deliveryAttempts = 3;
+
+/**
+ * Failed attempts after which a lone event is given up. Its retries back off exponentially
+ * (`retryDelayMs` doubling, about 50 s in all at the default 200 ms), so that a dependency that
+ * is briefly down (the database restarting) costs a wait, not every event of the batch.
+ */
+export const loneEventAttempts = 8;
+const maxRetryDelayMs = 30_000;
 
 export interface DeliveryOptions<T> {
   handle(batch: T[]): Promise<void>;
   retryDelayMs: number;
   /** Every failed attempt, for logging. */
   onError(error: unknown): void;
-  /** An event whose handler failed `deliveryAttempts` times on its own: it is skipped after this. */
+  /** An event whose handler failed `loneEventAttempts` times on its own: it is skipped after this. */
   onDeadLetter(event: T, error: unknown): void;
   /**
    * Asked before every retry: false stops the delivery (the bus is closing, the partition was
@@ -26,11 +34,15 @@ export interface DeliveryOptions<T> {
  */
 export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Promise<number> {
   if (events.length === 0) return 0;
-  const tries = async (batch: T[]): Promise<{ ok: true } | { ok: false; error: unknown } | null> => {
+  const tries = async (
+    batch: T[],
+    attempts: number,
+  ): Promise<{ ok: true } | { ok: false; error: unknown } | null> => {
     let error: unknown;
-    for (let attempt = 1; attempt <= deliveryAttempts; attempt++) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) {
-        await new Promise((r) => setTimeout(r, options.retryDelayMs));
+        const delay = Math.min(maxRetryDelayMs, options.retryDelayMs * 2 ** (attempt - 2));
+        await new Promise((r) => setTimeout(r, delay));
         if (!(await options.keepGoing())) return null;
       }
       try {
@@ -44,7 +56,7 @@ export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Prom
     return { ok: false, error };
   };
 
-  const whole = await tries(events);
+  const whole = await tries(events, events.length === 1 ? loneEventAttempts : deliveryAttempts);
   if (whole === null) return 0;
   if (whole.ok) return events.length;
   if (events.length === 1) {
@@ -55,7 +67,7 @@ export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Prom
   for (let done = 0; done < events.length; done++) {
     if (!(await options.keepGoing())) return done;
     const event = events[done] as T;
-    const alone = await tries([event]);
+    const alone = await tries([event], loneEventAttempts);
     if (alone === null) return done;
     if (!alone.ok) options.onDeadLetter(event, alone.error);
   }
