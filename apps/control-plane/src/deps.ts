@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import type { Logger } from "@gateway/contracts";
 import { type DbHandle, runMigrations, seedPriceTable } from "@gateway/db";
 import { openPostgres, openRedisCache, openS3BlobStore } from "@gateway/engines";
 import type { ControlPlaneEnv } from "./env.ts";
+import { buildServices } from "./services/build-services.ts";
 import { configSync } from "./services/config-sync.ts";
 import type { Services } from "./services/context.ts";
-import { cursorCodec } from "./services/cursor.ts";
 
 export interface ControlPlaneDeps {
   services: Services;
@@ -30,16 +29,10 @@ export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promi
   // again whenever Redis comes back, in case it came back empty
   await cache.keepSynced(() => sync.syncAll(store.db));
   const blobs = openS3BlobStore(env);
-  const services: Services = {
-    db: store.db,
-    sync,
-    blobs,
-    cursors: cursorCodec(
-      env.GATEWAY_CURSOR_SECRET ? Buffer.from(env.GATEWAY_CURSOR_SECRET) : randomBytes(32),
-    ),
-    log,
-    operatorToken: env.GATEWAY_OPERATOR_TOKEN ?? null,
-  };
+  const services = buildServices(
+    { db: store.db, sync, blobs, log },
+    { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
+  );
   return {
     services,
     exclusive: (work) => store.exclusive(work),

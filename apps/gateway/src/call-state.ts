@@ -91,6 +91,11 @@ function headerSafe(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
+/** The chunks as one buffer; a body that arrived in one chunk is not copied. */
+export function joined(chunks: Buffer[]): Buffer {
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
 export function toRawBody(bytes: Buffer): RawBody {
   return isUtf8(bytes)
     ? { encoding: "utf8", data: bytes.toString("utf8") }
@@ -130,7 +135,7 @@ export function callEvent(call: CallState, caller: Caller): CallEvent {
           request_headers: capture.requestHeaders,
           response_headers: capture.responseHeaders,
           request_body: toRawBody(capture.requestBody ?? Buffer.alloc(0)),
-          response_body: toRawBody(Buffer.concat(capture.responseBody)),
+          response_body: toRawBody(joined(capture.responseBody)),
         }
       : null,
   };

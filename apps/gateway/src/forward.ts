@@ -11,7 +11,7 @@ import {
 } from "@gateway/providers";
 import type { Dispatcher } from "undici";
 import type { Attempt } from "./attempt.ts";
-import { type CallState, gatewayHeaders } from "./call-state.ts";
+import { type CallState, gatewayHeaders, joined } from "./call-state.ts";
 import {
   captureHeaders,
   downstreamResponseHeaders,
@@ -154,7 +154,7 @@ export async function forward(
     call.upstreamResponseId = facts.responseId;
     if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
   } else if (reading.json) {
-    const facts = factsFromJsonBody(format, Buffer.concat(reading.json));
+    const facts = factsFromJsonBody(format, joined(reading.json));
     call.usage = facts.usage;
     call.upstreamResponseId = facts.responseId;
   }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { EventBus } from "@gateway/bus";
 import { type ApiKeyEntry, type ConfigCache, configReader } from "@gateway/cache";
 import {
@@ -290,5 +290,19 @@ function parseJsonObject(body: Buffer): Record<string, unknown> | null {
       : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Stops accepting connections, lets requests and streams in flight finish until `timeoutMs`,
+ * then closes whatever is left.
+ */
+export async function stopServing(server: Server, gateway: Gateway, timeoutMs: number, log: Logger) {
+  server.close();
+  server.closeIdleConnections();
+  const { drained, inFlight } = await gateway.drain(timeoutMs);
+  if (!drained) {
+    log.warn("drain deadline passed; closing remaining connections", { inFlight });
+    server.closeAllConnections();
   }
 }

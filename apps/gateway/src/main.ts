@@ -4,7 +4,7 @@ import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
 import { gatewayConfigFromEnv } from "./config.ts";
 import { gatewayDeps } from "./deps.ts";
 import { parseGatewayEnv } from "./env.ts";
-import { createGateway } from "./gateway.ts";
+import { createGateway, stopServing } from "./gateway.ts";
 
 // The gateway as a process of its own (split deployment): `pnpm --filter @gateway/gateway start`.
 const log = createLogger("gateway");
@@ -22,13 +22,7 @@ const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 
 stopOnSignals(log, async () => {
-  server.close();
-  server.closeIdleConnections();
-  const { drained, inFlight } = await gateway.drain(env.GATEWAY_DRAIN_TIMEOUT_MS);
-  if (!drained) {
-    log.warn("drain deadline passed; closing remaining connections", { inFlight });
-    server.closeAllConnections();
-  }
+  await stopServing(server, gateway, env.GATEWAY_DRAIN_TIMEOUT_MS, log);
   // events the broker has not taken stay in the spool and leave with the next start
   await deps.bus.flush();
   await deps.bus.close();

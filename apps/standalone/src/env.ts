@@ -1,3 +1,4 @@
+import { parseEnvWith } from "@gateway/contracts";
 import { gatewayEnvSchema } from "@gateway/gateway";
 import { z } from "zod";
 
@@ -18,12 +19,5 @@ export const standaloneEnvSchema = gatewayEnvSchema.extend({
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;
 
 export function parseEnv(source: Record<string, string | undefined>): StandaloneEnv {
-  // An empty variable (`FOO=` in a compose file or a shell) means "not set".
-  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
-  const parsed = standaloneEnvSchema.safeParse(set);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid configuration:\n${problems}`);
-  }
-  return parsed.data;
+  return parseEnvWith(standaloneEnvSchema, source);
 }

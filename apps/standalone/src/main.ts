@@ -1,4 +1,5 @@
 import { createLogger } from "@gateway/contracts";
+import { firstStartBanner } from "@gateway/control-plane";
 import { parseEnv } from "./env.ts";
 import { startStandalone } from "./standalone.ts";
 
@@ -14,19 +15,8 @@ try {
 
 const app = await startStandalone(env, { log, credentials: (name) => process.env[name] });
 log.info("listening", { url: app.url, data_dir: env.GATEWAY_DATA_DIR });
-if (app.firstStart) {
-  // Printed once, here, and never stored: only the key's hash is kept.
-  process.stdout.write(
-    [
-      "",
-      "First start: created organisation and its starter API key.",
-      `  org id:  ${app.firstStart.orgId}`,
-      `  api key: ${app.firstStart.apiKey}`,
-      "Keep the key now; it cannot be shown again.",
-      "",
-    ].join("\n"),
-  );
-}
+// Printed once, here, and never stored: only the key's hash is kept.
+if (app.firstStart) process.stdout.write(firstStartBanner(app.firstStart));
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
@@ -8,15 +7,15 @@ import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createLogger, type Logger } from "@gateway/contracts";
 import {
+  buildServices,
   configSync,
   createControlPlaneApp,
-  createOrg,
-  cursorCodec,
+  ensureFirstOrg,
   loadCatalogFile,
 } from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
-import { type Db, openDb, orgs, runMigrations, seedPriceTable } from "@gateway/db";
-import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
+import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
+import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { getRequestListener } from "@hono/node-server";
 import type { StandaloneEnv } from "./env.ts";
@@ -80,26 +79,15 @@ export async function startStandalone(
   const sync = configSync(cache);
   await sync.syncAll(db);
 
-  const services = {
-    db,
-    sync,
-    blobs,
-    cursors: cursorCodec(
-      env.GATEWAY_CURSOR_SECRET ? Buffer.from(env.GATEWAY_CURSOR_SECRET) : randomBytes(32),
-    ),
-    log,
-    operatorToken: env.GATEWAY_OPERATOR_TOKEN ?? null,
-  };
+  const services = buildServices(
+    { db, sync, blobs, log },
+    { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
+  );
   if (env.GATEWAY_CATALOG_FILE) {
     const count = await loadCatalogFile(services, env.GATEWAY_CATALOG_FILE);
     log.info("catalog loaded", { file: env.GATEWAY_CATALOG_FILE, models: count });
   }
-  let firstStart: Standalone["firstStart"] = null;
-  const [anyOrg] = await db.select({ id: orgs.id }).from(orgs).limit(1);
-  if (!anyOrg) {
-    const created = await createOrg(services, "default");
-    firstStart = { orgId: created.org.id, apiKey: created.api_key.value };
-  }
+  const firstStart = await store.exclusive(() => ensureFirstOrg(services));
 
   await startCaptureWriter({ db, blobs, bus, log });
   await startCostingWorker({ db, bus, jobs, log });
@@ -125,13 +113,7 @@ export async function startStandalone(
 
   let stopping: Promise<void> | null = null;
   async function stop() {
-    server.close();
-    server.closeIdleConnections();
-    const { drained, inFlight } = await gateway.drain(env.GATEWAY_DRAIN_TIMEOUT_MS);
-    if (!drained) {
-      log.warn("drain deadline passed; closing remaining connections", { inFlight });
-      server.closeAllConnections();
-    }
+    await stopServing(server, gateway, env.GATEWAY_DRAIN_TIMEOUT_MS, log);
     await bus.flush();
     await bus.close();
     await jobs.idle();

@@ -4,6 +4,7 @@ export * from "./headers.ts";
 export * from "./ids.ts";
 export * from "./key-usage-event.ts";
 export * from "./logger.ts";
+export * from "./parse-env.ts";
 export * from "./pricing.ts";
 export * from "./provider.ts";
 export * from "./usage.ts";

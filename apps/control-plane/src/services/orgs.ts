@@ -23,3 +23,27 @@ export async function createOrg(services: Services, name: string) {
     default_project: projectObject(project),
   };
 }
+
+/**
+ * On an empty store: the first org, whose starter key is returned for the caller to show once.
+ * Null when any org exists. Callers that may start side by side run it under `exclusive`.
+ */
+export async function ensureFirstOrg(services: Services): Promise<{ orgId: string; apiKey: string } | null> {
+  const [anyOrg] = await services.db.select({ id: orgs.id }).from(orgs).limit(1);
+  if (anyOrg) return null;
+  const created = await createOrg(services, "default");
+  return { orgId: created.org.id, apiKey: created.api_key.value };
+}
+
+/** The first-start message; printed once and never stored (only the key's hash is kept). */
+export function firstStartBanner(first: { orgId: string; apiKey: string }): string {
+  return [
+    "",
+    "First start: created organisation and its starter API key.",
+    `  org id:  ${first.orgId}`,
+    `  api key: ${first.apiKey}`,
+    "Keep the key now; it cannot be shown again.",
+    "",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from "node:crypto";
+import type { Services } from "./context.ts";
+import { cursorCodec } from "./cursor.ts";
+
+/**
+ * The control plane's service record from its stores and settings, the same in both
+ * deployments. Without a cursor secret, a random one per start (cursors then end with the process).
+ */
+export function buildServices(
+  stores: Pick<Services, "db" | "sync" | "blobs" | "log">,
+  settings: { cursorSecret?: string | undefined; operatorToken?: string | undefined },
+): Services {
+  return {
+    ...stores,
+    cursors: cursorCodec(settings.cursorSecret ? Buffer.from(settings.cursorSecret) : randomBytes(32)),
+    operatorToken: settings.operatorToken ?? null,
+  };
+}
