@@ -56,7 +56,8 @@ describe("the standalone process", () => {
     mocks = await startMockProviders();
     dataDir = await mkdtemp(join(tmpdir(), "gw-proc-"));
     first = await startProcess(dataDir, mocks);
-    apiKey = /api key: (sk_\w+)/.exec(first.output())![1]!;
+    // The banner is a write of its own after the listening line: wait for it too.
+    apiKey = await eventually(async () => /api key: (sk_\w+)/.exec(first.output())?.[1]);
     orgId = /org id: {2}(org_\w+)/.exec(first.output())![1]!;
   }, 60_000);
   afterAll(async () => {
