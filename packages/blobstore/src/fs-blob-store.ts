@@ -1,35 +1,28 @@
-import { randomBytes } from "node:crypto";
-import { link as linkCb, unlink as unlinkCb, writeFile as writeFileCb } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile as readFileCb, writeFile as writeFileCb } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
 
-let tmpPrefix = randomBytes(6).toString("hex");
-let tmpCount = 0;
-/** A name no other write of this process (or another) uses: a random prefix and a counter. */
-function tmpName(): string {
-  if (tmpCount === Number.MAX_SAFE_INTEGER) {
-    tmpPrefix = randomBytes(6).toString("hex");
-    tmpCount = 0;
-  }
-  return `${tmpPrefix}-${tmpCount++}`;
-}
-
-/**
- * Blobs as files under `root`. An object is written whole to a temporary name and then
- * hard-linked into place: link() fails on an existing name, which makes the write create-only,
- * and a reader never sees a partial object.
- */
 // The callback forms: the promise API wraps every file in a FileHandle, which costs the calling
 // thread more than the write itself for objects of a few KiB.
 const writeFile = promisify(writeFileCb);
-const link = promisify(linkCb);
-const unlink = promisify(unlinkCb);
+const readFile = promisify(readFileCb);
 
+/**
+ * Blobs as files under `root`. An object is created in place with O_EXCL (`wx`), which makes the
+ * write create-only. There is deliberately no temporary file: writing one and unlinking it per
+ * object made ext4's inode allocator skip past thousands of recently deleted inodes on every
+ * create, which cost more CPU than the rest of a request (bench/RESULTS.md).
+ *
+ * A crash can leave a torn object (a prefix of its body). Readers never meet one: the capture
+ * writer lists an object only once its index row exists, which it writes after the put resolved.
+ * The next put of the same key finds the prefix and completes it. Puts of one key take turns in
+ * this process, so completing a torn object never races a first write.
+ */
 export function createFsBlobStore(root: string): BlobStore {
   const madeDirs = new Set<string>();
-  const tmpDir = join(root, ".tmp");
+  const putting = new Map<string, Promise<boolean>>();
 
   async function ensureDir(dir: string) {
     if (madeDirs.has(dir)) return;
@@ -37,22 +30,34 @@ export function createFsBlobStore(root: string): BlobStore {
     madeDirs.add(dir);
   }
 
+  async function put(path: string, body: Buffer): Promise<boolean> {
+    await ensureDir(dirname(path));
+    try {
+      await writeFile(path, body, { flag: "wx" });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const existing = await readFile(path);
+    const torn = existing.length < body.length && body.subarray(0, existing.length).equals(existing);
+    if (!torn) return false;
+    await writeFile(path, body);
+    return true;
+  }
+
   return {
     async putIfAbsent(key, body) {
       assertSafeKey(key);
-      const target = join(root, key);
-      await Promise.all([ensureDir(dirname(target)), ensureDir(tmpDir)]);
-      const tmp = join(tmpDir, tmpName());
-      await writeFile(tmp, body);
-      try {
-        await link(tmp, target);
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-        throw error;
-      } finally {
-        await unlink(tmp);
-      }
+      const path = join(root, key);
+      const before = putting.get(path);
+      const write = () => put(path, body);
+      const done = before ? before.then(write, write) : write();
+      putting.set(path, done);
+      const forget = () => {
+        if (putting.get(path) === done) putting.delete(path);
+      };
+      done.then(forget, forget);
+      return done;
     },
     async get(key) {
       assertSafeKey(key);

@@ -1,26 +1,50 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFsBlobStore } from "../src/index.ts";
+
+const key = "captures/org_1/proj_1/api_key_1/2026-11-21/req_1.jsonl";
 
 describe("filesystem blob store", () => {
   let root: string;
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  it("writes create-only: the first write wins and leaves no temporary files", async () => {
+  it("writes create-only: the first write wins and nothing but the object is left", async () => {
     root = await mkdtemp(join(tmpdir(), "blobs-"));
     const store = createFsBlobStore(root);
-    const key = "captures/org_1/proj_1/api_key_1/2026-11-21/req_1.jsonl";
     const results = await Promise.all([
       store.putIfAbsent(key, Buffer.from("first")),
       store.putIfAbsent(key, Buffer.from("second")),
     ]);
-    expect(results.filter(Boolean)).toHaveLength(1);
-    expect(["first", "second"]).toContain((await store.get(key))!.toString());
+    expect(results).toEqual([true, false]);
+    expect((await store.get(key))!.toString()).toBe("first");
     expect(await store.putIfAbsent(key, Buffer.from("third"))).toBe(false);
-    expect(await readdir(join(root, ".tmp"))).toEqual([]);
+    expect(await readdir(root, { recursive: true })).toEqual([
+      "captures",
+      ...key
+        .split("/")
+        .slice(1)
+        .map((_, i, parts) => ["captures", ...parts.slice(0, i + 1)].join("/")),
+    ]);
     expect(await store.get("captures/none.jsonl")).toBeUndefined();
+  });
+
+  it("completes an object a crash left torn, and keeps an object that differs", async () => {
+    root = await mkdtemp(join(tmpdir(), "blobs-"));
+    const path = join(root, key);
+    await mkdir(dirname(path), { recursive: true });
+    const body = Buffer.from(`${JSON.stringify({ request_id: "req_1", response_body: "x".repeat(5000) })}\n`);
+    await writeFile(path, body.subarray(0, 1234));
+    const store = createFsBlobStore(root);
+    expect(await store.putIfAbsent(key, body)).toBe(true);
+    expect((await store.get(key))!.equals(body)).toBe(true);
+    expect(await store.putIfAbsent(key, body)).toBe(false);
+
+    const other = "captures/org_1/proj_1/api_key_1/2026-11-21/req_2.jsonl";
+    await writeFile(join(root, other), "something else entirely");
+    expect(await store.putIfAbsent(other, body)).toBe(false);
+    expect((await store.get(other))!.toString()).toBe("something else entirely");
   });
 
   it("refuses keys that could leave the root", async () => {
