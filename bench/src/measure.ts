@@ -3,7 +3,15 @@
 import type { Result } from "autocannon";
 import type { BenchConfig } from "./config.ts";
 import { type LoadOptions, runLoad, type Scenario, type ScenarioName } from "./load.ts";
-import { cpuTicks, machineBusyTicks, memory, settle, waitForQuiet } from "./proc-stats.ts";
+import {
+  cpuTicks,
+  cpuTicksByThread,
+  machineBusyTicks,
+  memory,
+  settle,
+  type ThreadKind,
+  waitForQuiet,
+} from "./proc-stats.ts";
 import type { Window } from "./profile-summary.ts";
 
 export type TargetName = "proxy" | "gateway";
@@ -26,6 +34,8 @@ export interface Measurement {
   p99Ms: number;
   /** Target CPU from the start of the window until its deferred work settled, per request. */
   cpuUsPerRequest: number;
+  /** The same, split by the kind of thread that spent it. */
+  cpuUsPerRequestByThread: Record<ThreadKind, number>;
   /** Share of one core each process used while the load ran (2 cores = 200 %). */
   targetCpuPct: number;
   mockCpuPct: number;
@@ -85,6 +95,7 @@ const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 interface Phase {
   result: Result;
   targetTicks: number;
+  targetTicksByThread: Record<ThreadKind, number>;
   targetTicksLoaded: number;
   mockTicks: number;
   machineTicks: number;
@@ -103,6 +114,7 @@ async function measurePhase(
 ): Promise<Phase> {
   const startUs = monotonicUs();
   const targetBefore = cpuTicks(pid);
+  const threadsBefore = cpuTicksByThread(pid);
   const mockBefore = cpuTicks(mockPid);
   const machineBefore = machineBusyTicks();
   const selfBefore = process.cpuUsage();
@@ -112,9 +124,13 @@ async function measurePhase(
   const machineTicks = machineBusyTicks() - machineBefore;
   const self = process.cpuUsage(selfBefore);
   const tailMs = await settle(pid, settleMaxMs);
+  const threadsAfter = cpuTicksByThread(pid);
   return {
     result,
     targetTicks: cpuTicks(pid) - targetBefore,
+    targetTicksByThread: Object.fromEntries(
+      Object.entries(threadsAfter).map(([kind, ticks]) => [kind, ticks - threadsBefore[kind as ThreadKind]]),
+    ) as Record<ThreadKind, number>,
     targetTicksLoaded: targetLoaded - targetBefore,
     mockTicks,
     machineTicks,
@@ -166,6 +182,7 @@ export async function measure(
   const { result } = measured;
   const pctOfCore = (ticks: number) => (100 * ticks) / clockTicks / result.duration;
   const requests = result.requests.total;
+  const usPerRequest = (ticks: number) => (requests > 0 ? (ticks / clockTicks / requests) * 1e6 : Number.NaN);
   const targetPct = pctOfCore(measured.targetTicksLoaded);
   const mockPct = pctOfCore(measured.mockTicks);
   const loadGeneratorPct = (100 * measured.selfSeconds) / result.duration;
@@ -178,7 +195,10 @@ export async function measure(
     rps: requests / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    cpuUsPerRequest: requests > 0 ? (measured.targetTicks / clockTicks / requests) * 1e6 : Number.NaN,
+    cpuUsPerRequest: usPerRequest(measured.targetTicks),
+    cpuUsPerRequestByThread: Object.fromEntries(
+      Object.entries(measured.targetTicksByThread).map(([kind, ticks]) => [kind, usPerRequest(ticks)]),
+    ) as Record<ThreadKind, number>,
     targetCpuPct: targetPct,
     mockCpuPct: mockPct,
     loadGeneratorCpuPct: loadGeneratorPct,

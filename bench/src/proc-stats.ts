@@ -1,6 +1,6 @@
 /** Linux /proc readings of another process: CPU time and peak memory. */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export function clockTicksPerSecond(): number {
@@ -13,13 +13,52 @@ export function clockTicksPerSecond(): number {
   return 100;
 }
 
-/** utime + stime of every thread of the process, in clock ticks. */
-export function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** utime + stime from a /proc stat line, in clock ticks. */
+function statTicks(stat: string): number {
   // The command name (field 2) may hold spaces and parentheses; the fields after its last ")" are fixed.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // fields[0] is field 3 (state), so utime (field 14) and stime (field 15) are at 11 and 12.
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** utime + stime of every thread of the process, in clock ticks. */
+export function cpuTicks(pid: number): number {
+  return statTicks(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/** The kinds of thread a node process runs, by the name node and V8 give them. */
+export const threadKinds = {
+  main: "main thread",
+  worker: "worker threads",
+  v8: "V8 helpers (GC, compiler)",
+  libuv: "libuv pool (files)",
+  other: "other",
+} as const;
+export type ThreadKind = keyof typeof threadKinds;
+
+function threadKind(name: string): ThreadKind {
+  if (name === "MainThread") return "main";
+  if (name === "WorkerThread") return "worker";
+  if (name.startsWith("V8Worker")) return "v8";
+  if (name === "libuv-worker") return "libuv";
+  return "other";
+}
+
+/**
+ * CPU ticks of the process by kind of thread. A thread that ended since an earlier reading takes
+ * its ticks with it, so read this only where threads live as long as the process (node's do).
+ */
+export function cpuTicksByThread(pid: number): Record<ThreadKind, number> {
+  const ticks: Record<ThreadKind, number> = { main: 0, worker: 0, v8: 0, libuv: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      ticks[threadKind(name)] += statTicks(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
+    } catch {
+      // The thread ended between listing and reading.
+    }
+  }
+  return ticks;
 }
 
 export interface Memory {

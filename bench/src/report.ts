@@ -2,6 +2,7 @@
 import type { BenchConfig } from "./config.ts";
 import type { ScenarioName } from "./load.ts";
 import type { Measurement, TargetName } from "./measure.ts";
+import { type ThreadKind, threadKinds } from "./proc-stats.ts";
 import type { ProfileSummary, Share } from "./profile-summary.ts";
 
 /** The requirement: gateway throughput with capture on at least this fraction of the minimal proxy's. */
@@ -210,6 +211,23 @@ export function renderReport(
         fixed(m.otherCpuPct, 0),
         m.startedQuiet ? "yes" : "no",
         fixed(m.tailS, 1),
+      ]),
+    ),
+    "",
+    "## CPU per request by thread",
+    "",
+    "Where each target's CPU per request (previous tables) went, by the kind of thread that spent " +
+      "it: the main thread serves traffic (and, in the gateway, runs the capture writer's and " +
+      "costing worker's JavaScript); the gateway's worker thread runs the embedded database (PGlite); " +
+      "V8's helpers collect garbage and compile; libuv's pool does the file operations.",
+    "",
+    table(
+      ["round", "scenario", "target", ...Object.values(threadKinds).map((k) => `${k} µs`)],
+      measurements.map((m) => [
+        m.round,
+        m.scenario,
+        m.target,
+        ...Object.keys(threadKinds).map((k) => fixed(m.cpuUsPerRequestByThread[k as ThreadKind], 0)),
       ]),
     ),
     "",
