@@ -19,6 +19,11 @@ export interface BenchConfig {
   quietWaitS: number;
   /** Longest wait for a target's deferred work (capture, events) to finish after a window. */
   settleMaxS: number;
+  /**
+   * Which gateway: "standalone" (default), the all-in-one app that also writes every capture and
+   * call row; or "split", `apps/gateway` alone on Kafka and Redis (see split-gateway.ts).
+   */
+  gateway: "standalone" | "split";
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -39,6 +44,12 @@ function stopMode(raw: string | undefined): BenchConfig["stop"] {
   throw new Error(`BENCH_STOP must be drain or abort, got ${raw}`);
 }
 
+function gatewayKind(raw: string | undefined): BenchConfig["gateway"] {
+  if (raw === undefined || raw === "" || raw === "standalone") return "standalone";
+  if (raw === "split") return "split";
+  throw new Error(`BENCH_GATEWAY must be standalone or split, got ${raw}`);
+}
+
 export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
   return {
     durationS: positiveNumber(env, "BENCH_DURATION_S", 10),
@@ -49,5 +60,6 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     stop: stopMode(env.BENCH_STOP),
     quietWaitS: nonNegativeNumber(env, "BENCH_QUIET_WAIT_S", 10),
     settleMaxS: positiveNumber(env, "BENCH_SETTLE_MAX_S", 60),
+    gateway: gatewayKind(env.BENCH_GATEWAY),
   };
 }

@@ -125,7 +125,13 @@ export function renderReport(
         ? "Each phase ends after a request count sized to last the duration, so no response is cut off. "
         : "Each phase ends at the duration, closing connections mid-response. ") +
       "Upstream: testkit mock provider B. " +
-      "Gateway: standalone app, fresh data dir, capture on (default workload, sample rate 1). " +
+      (config.gateway === "split"
+        ? "Gateway: `apps/gateway` of the split deployment on Kafka and Redis, capture on (default " +
+          "workload, sample rate 1: every event carries both bodies); its capture writer and costing " +
+          "worker are not running, the events wait in Kafka. The engines run on this machine: their " +
+          "CPU is in the 'other' column. "
+        : "Gateway: standalone app, fresh data dir, capture on (default workload, sample rate 1): " +
+          "every capture and call row is written by the same process. ") +
       "Everything shares the same cores. " +
       `Resident memory after start, before load: proxy ${fixed(info.startRssMb.proxy, 0)} MB, ` +
       `gateway ${fixed(info.startRssMb.gateway, 0)} MB.`,

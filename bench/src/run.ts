@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: the gateway (standalone, capture on) against a minimal undici passthrough, both in
+ * `pnpm bench`: the gateway (standalone, or split with BENCH_GATEWAY=split; capture on) against a minimal undici passthrough, both in
  * front of the testkit mock, measured alternately in one run on one machine. Writes
  * bench/.out/latest.md; exits 1 if any request failed.
  */
@@ -14,6 +14,7 @@ import { type Measurement, measure, type Target, type TargetName } from "./measu
 import { clockTicksPerSecond, memory } from "./proc-stats.ts";
 import { type ProfileSummary, summariseProfile } from "./profile-summary.ts";
 import { failures, renderReport } from "./report.ts";
+import { startSplitGateway } from "./split-gateway.ts";
 
 const benchDir = resolve(import.meta.dirname, "..");
 const rootDir = resolve(benchDir, "..");
@@ -74,9 +75,36 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
   const profileFlags = config.profile
     ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-name=gateway.cpuprofile"]
     : [];
+  const gatewayTarget =
+    config.gateway === "split"
+      ? await startSplitGateway({
+          rootDir,
+          outDir,
+          env: gatewayEnv,
+          upstream,
+          nodeFlags: profileFlags,
+          spoolDir: join(dataDir, "spool"),
+          startTimeoutMs,
+        })
+      : await startStandaloneGateway(upstream, profileFlags);
+
+  const proxyTarget: Target = {
+    name: "proxy",
+    pid: proxy.pid,
+    baseUrl: String(jsonLine(proxy.lines)!.url),
+    bearer: "sk-any",
+  };
+  return { mock, proxyTarget, gatewayTarget };
+}
+
+/** The all-in-one app on a fresh data dir, with the key it prints on first start. */
+async function startStandaloneGateway(
+  upstream: { providerA: string; providerB: string },
+  nodeFlags: string[],
+): Promise<Target> {
   const gateway = await startChild({
     name: "gateway",
-    args: [...node, ...profileFlags, "apps/standalone/src/main.ts"],
+    args: ["--experimental-strip-types", ...nodeFlags, "apps/standalone/src/main.ts"],
     env: gatewayEnv({
       PORT: "0",
       GATEWAY_DATA_DIR: dataDir,
@@ -89,17 +117,13 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
     ready: (lines) => lines.some((l) => l.includes('"url":"')) && lines.some((l) => /api key: sk_/.test(l)),
     timeoutMs: startTimeoutMs,
   });
-  const gatewayUrl = /"url":"([^"]+)"/.exec(gateway.lines.join("\n"))![1]!;
-  const apiKey = /api key: (sk_\S+)/.exec(gateway.lines.join("\n"))![1]!;
-
-  const proxyTarget: Target = {
-    name: "proxy",
-    pid: proxy.pid,
-    baseUrl: String(jsonLine(proxy.lines)!.url),
-    bearer: "sk-any",
+  const output = gateway.lines.join("\n");
+  return {
+    name: "gateway",
+    pid: gateway.pid,
+    baseUrl: /"url":"([^"]+)"/.exec(output)![1]!,
+    bearer: /api key: (sk_\S+)/.exec(output)![1]!,
   };
-  const gatewayTarget: Target = { name: "gateway", pid: gateway.pid, baseUrl: gatewayUrl, bearer: apiKey };
-  return { mock, proxyTarget, gatewayTarget };
 }
 
 /** The code measured: others commit while a run goes on, so the report names what it ran. */

@@ -1,0 +1,101 @@
+/**
+ * `BENCH_GATEWAY=split`: the gateway as the split deployment runs it, `apps/gateway` on Kafka and
+ * Redis, with its control plane on PostgreSQL (idle during the load; it only creates the org and
+ * publishes the key). The capture writer and costing worker are not started: in this deployment
+ * they run elsewhere, and the events the gateway produces (bodies included) wait in Kafka. The
+ * engines are the project's own, started through `infra/*.sh` on loopback and left running; their
+ * CPU (the Kafka broker's above all) shows in the report's "other" column.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { startChild } from "./children.ts";
+import type { Target } from "./measure.ts";
+
+const engines = ["postgres", "redis", "kafka", "s3"] as const;
+const operatorToken = `bench-operator-${randomBytes(12).toString("hex")}`;
+const listening = (lines: string[]) => lines.some((l) => l.includes('"message":"listening"'));
+
+interface SplitOptions {
+  rootDir: string;
+  outDir: string;
+  /** The environment a user would give the apps (no stray GATEWAY_* of the caller's shell). */
+  env: (overrides: Record<string, string>) => NodeJS.ProcessEnv;
+  upstream: { providerA: string; providerB: string };
+  /** Extra node flags for the gateway process (the profiler's). */
+  nodeFlags: string[];
+  spoolDir: string;
+  startTimeoutMs: number;
+}
+
+function infra(rootDir: string, outDir: string, engine: string, command: "start" | "url"): string {
+  const output = execFileSync(join(rootDir, "infra", `${engine}.sh`), [command], {
+    cwd: rootDir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  appendFileSync(join(outDir, "infra.log"), `infra/${engine}.sh ${command}\n${output}`);
+  return output.trim().split("\n").at(-1)!;
+}
+
+async function createDatabase(serverUrl: string): Promise<string> {
+  const name = `bench_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function startSplitGateway(options: SplitOptions): Promise<Target> {
+  const { rootDir, outDir } = options;
+  for (const engine of engines) infra(rootDir, outDir, engine, "start");
+  const url = (engine: (typeof engines)[number]) => infra(rootDir, outDir, engine, "url");
+  const run = randomBytes(4).toString("hex");
+  const env = options.env({
+    GATEWAY_DATABASE_URL: await createDatabase(url("postgres")),
+    GATEWAY_REDIS_URL: url("redis"),
+    GATEWAY_REDIS_NAMESPACE: `bench-${run}`,
+    GATEWAY_KAFKA_BROKERS: url("kafka"),
+    GATEWAY_S3_ENDPOINT: url("s3"),
+    GATEWAY_S3_BUCKET: "gateway-captures",
+    GATEWAY_S3_PREFIX: `bench-${run}/`,
+    GATEWAY_S3_REGION: "us-east-1",
+    GATEWAY_S3_FORCE_PATH_STYLE: "true",
+    GATEWAY_S3_ACCESS_KEY: "gateway-dev",
+    GATEWAY_S3_SECRET_KEY: "gateway-dev-secret-key",
+    GATEWAY_OPERATOR_TOKEN: operatorToken,
+    GATEWAY_CURSOR_SECRET: `bench-cursor-secret-${run}`,
+    GATEWAY_PROVIDER_A_URL: options.upstream.providerA,
+    GATEWAY_PROVIDER_B_URL: options.upstream.providerB,
+    GATEWAY_SPOOL_DIR: options.spoolDir,
+    PORT: "0",
+  });
+  const start = (name: string, entry: string, flags: string[] = []) =>
+    startChild({
+      name,
+      args: ["--experimental-strip-types", ...flags, entry],
+      env,
+      cwd: rootDir,
+      logPath: join(outDir, `${name}.log`),
+      ready: listening,
+      timeoutMs: options.startTimeoutMs,
+    });
+  const urlOf = (lines: string[]) => /"url":"([^"]+)"/.exec(lines.join("\n"))![1]!;
+
+  // The control plane migrates the database, so it starts first.
+  const controlPlane = await start("control-plane", "apps/control-plane/src/main.ts");
+  const created = await fetch(`${urlOf(controlPlane.lines)}/operator/v1/orgs`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  const body = await created.text();
+  const apiKey = /"(sk_[A-Za-z0-9_]+)"/.exec(body)?.[1];
+  if (!created.ok || !apiKey) throw new Error(`creating the bench org failed: ${created.status} ${body}`);
+  const gateway = await start("gateway", "apps/gateway/src/main.ts", options.nodeFlags);
+  return { name: "gateway", pid: gateway.pid, baseUrl: urlOf(gateway.lines), bearer: apiKey };
+}
