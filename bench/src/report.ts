@@ -99,6 +99,18 @@ function table(head: string[], rows: (string | number)[][]): string {
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+/** A table with a row per measurement, led by its round, scenario and target. */
+function measurementTable(
+  measurements: Measurement[],
+  head: string[],
+  cells: (m: Measurement) => (string | number)[],
+): string {
+  return table(
+    ["round", "scenario", "target", ...head],
+    measurements.map((m) => [m.round, m.scenario, m.target, ...cells(m)]),
+  );
+}
+
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 const times = (value: number) => `${fixed(value, 2)}x`;
 
@@ -142,25 +154,10 @@ export function renderReport(
     "",
     "## Figures",
     "",
-    table(
-      [
-        "round",
-        "scenario",
-        "target",
-        "requests",
-        "s",
-        "RPS",
-        "p50 ms",
-        "p99 ms",
-        "CPU µs/req",
-        "peak RSS MB",
-        "non-2xx",
-        "errors",
-      ],
-      measurements.map((m) => [
-        m.round,
-        m.scenario,
-        m.target,
+    measurementTable(
+      measurements,
+      ["requests", "s", "RPS", "p50 ms", "p99 ms", "CPU µs/req", "peak RSS MB", "non-2xx", "errors"],
+      (m) => [
         m.requests,
         fixed(m.durationS, 1),
         fixed(m.rps, 0),
@@ -170,7 +167,7 @@ export function renderReport(
         fixed(m.peakMb, 1),
         m.non2xx,
         m.warmupFailures > 0 ? `${m.errors} (+${m.warmupFailures} failed in warm-up)` : m.errors,
-      ]),
+      ],
     ),
     "",
     "## Gateway as a ratio of the minimal proxy",
@@ -195,29 +192,17 @@ export function renderReport(
       `before the warm-up began (${quietWait}). "Tail" is how long the target kept working after the ` +
       "load stopped; that work is included in its CPU/req.",
     "",
-    table(
-      [
-        "round",
-        "scenario",
-        "target",
-        "target CPU %",
-        "mock CPU %",
-        "load generator CPU %",
-        "other CPU %",
-        "started quiet",
-        "tail s",
-      ],
-      measurements.map((m) => [
-        m.round,
-        m.scenario,
-        m.target,
+    measurementTable(
+      measurements,
+      ["target CPU %", "mock CPU %", "load generator CPU %", "other CPU %", "started quiet", "tail s"],
+      (m) => [
         fixed(m.targetCpuPct, 0),
         fixed(m.mockCpuPct, 0),
         fixed(m.loadGeneratorCpuPct, 0),
         fixed(m.otherCpuPct, 0),
         m.startedQuiet ? "yes" : "no",
         fixed(m.tailS, 1),
-      ]),
+      ],
     ),
     "",
     "## CPU per request by thread",
@@ -227,14 +212,10 @@ export function renderReport(
       "costing worker's JavaScript); the gateway's worker thread runs the embedded database (PGlite); " +
       "V8's helpers collect garbage and compile; libuv's pool does the file operations.",
     "",
-    table(
-      ["round", "scenario", "target", ...Object.values(threadKinds).map((k) => `${k} µs`)],
-      measurements.map((m) => [
-        m.round,
-        m.scenario,
-        m.target,
-        ...Object.keys(threadKinds).map((k) => fixed(m.cpuUsPerRequestByThread[k as ThreadKind], 0)),
-      ]),
+    measurementTable(
+      measurements,
+      Object.values(threadKinds).map((k) => `${k} µs`),
+      (m) => Object.keys(threadKinds).map((k) => fixed(m.cpuUsPerRequestByThread[k as ThreadKind], 0)),
     ),
     "",
     "## Verdict",

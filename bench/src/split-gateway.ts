@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import postgres from "postgres";
+import { freshPostgresDatabase } from "@gateway/db";
 import { startChild } from "./children.ts";
 import type { Target } from "./measure.ts";
 
@@ -40,23 +40,13 @@ function infra(rootDir: string, outDir: string, engine: string, command: "start"
   return output.trim().split("\n").at(-1)!;
 }
 
-async function createDatabase(serverUrl: string): Promise<string> {
-  const name = `bench_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 export async function startSplitGateway(options: SplitOptions): Promise<Target> {
   const { rootDir, outDir } = options;
   for (const engine of engines) infra(rootDir, outDir, engine, "start");
   const url = (engine: (typeof engines)[number]) => infra(rootDir, outDir, engine, "url");
   const run = randomBytes(4).toString("hex");
   const env = options.env({
-    GATEWAY_DATABASE_URL: await createDatabase(url("postgres")),
+    GATEWAY_DATABASE_URL: (await freshPostgresDatabase(url("postgres"))).config.url,
     GATEWAY_REDIS_URL: url("redis"),
     GATEWAY_REDIS_NAMESPACE: `bench-${run}`,
     GATEWAY_KAFKA_BROKERS: url("kafka"),
