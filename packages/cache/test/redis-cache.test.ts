@@ -106,18 +106,31 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     await Promise.all([writer.close(), ...readers.map((r) => r.close())]);
   }, 30_000);
 
-  it("retries a write that timed out on a live connection without waiting for a reconnect", async () => {
+  /**
+   * A writer, a reader whose copy is revalidated only after a minute (so only an invalidation can
+   * bring it a new value), and an admin connection to disturb Redis with.
+   */
+  async function writerAndReader(writerTimeoutMs: number) {
     const url = `redis://127.0.0.1:${port}`;
-    const writer = await createRedisCache({ url, log: silentLogger, timeoutMs: 100, waitForRedis: true });
-    // a long revalidation, so only the invalidation can bring the reader the new value
+    const log = silentLogger;
+    const writer = await createRedisCache({ url, log, timeoutMs: writerTimeoutMs, waitForRedis: true });
     const reader = await createRedisCache({
       url,
-      log: silentLogger,
+      log,
       timeoutMs: 500,
       waitForRedis: true,
       revalidateAfterMs: 60_000,
     });
     const admin = new Redis(url);
+    const close = async () => {
+      admin.disconnect();
+      await Promise.all([writer.close(), reader.close()]);
+    };
+    return { writer, reader, admin, close };
+  }
+
+  it("retries a write that timed out on a live connection without waiting for a reconnect", async () => {
+    const { writer, reader, admin, close } = await writerAndReader(100);
     try {
       await writer.keepSynced(async () => writer.set("slow:k", 1));
       expect(await reader.get("slow:k")).toBe(1);
@@ -127,22 +140,12 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
       await writer.set("slow:k", 2);
       await until(async () => (await reader.get("slow:k")) === 2, 3_000);
     } finally {
-      admin.disconnect();
-      await Promise.all([writer.close(), reader.close()]);
+      await close();
     }
   }, 10_000);
 
   it("reads through Redis while its subscriber is lost, so a missed invalidation is not served", async () => {
-    const url = `redis://127.0.0.1:${port}`;
-    const writer = await createRedisCache({ url, log: silentLogger, timeoutMs: 500, waitForRedis: true });
-    const reader = await createRedisCache({
-      url,
-      log: silentLogger,
-      timeoutMs: 500,
-      waitForRedis: true,
-      revalidateAfterMs: 60_000,
-    });
-    const admin = new Redis(url);
+    const { writer, reader, admin, close } = await writerAndReader(500);
     try {
       await writer.keepSynced(async () => writer.set("gap:k", 1));
       expect(await reader.get("gap:k")).toBe(1);
@@ -153,8 +156,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
       await writer.delete("gap:k");
       expect(await reader.get("gap:k")).toBeUndefined();
     } finally {
-      admin.disconnect();
-      await Promise.all([writer.close(), reader.close()]);
+      await close();
     }
   }, 10_000);
 });

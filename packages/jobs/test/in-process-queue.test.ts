@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createInProcessQueue, type DeadLetter } from "../src/index.ts";
+import { addPriceJobs } from "./support/price-jobs.ts";
 
 describe("in-process job queue", () => {
   it("runs jobs, retries failures with backoff, and dead-letters what keeps failing", async () => {
     const dead: DeadLetter[] = [];
     const queue = createInProcessQueue((letter) => dead.push(letter));
-    const done: unknown[] = [];
-    let flaky = 2;
-    queue.process(
-      "price",
-      async (payload) => {
-        if (payload === "flaky" && flaky-- > 0) throw new Error("try again");
-        if (payload === "broken") throw new Error("always");
-        done.push(payload);
-      },
-      { attempts: 3, backoffMs: 5 },
-    );
-    await queue.add("price", "ok");
-    await queue.add("price", "flaky");
-    await queue.add("price", "broken");
+    const done = await addPriceJobs(queue, 5);
     await queue.idle();
     expect(done.sort()).toEqual(["flaky", "ok"]);
     expect(dead).toEqual([{ name: "price", payload: "broken", error: "Error: always" }]);
