@@ -5,6 +5,7 @@ import { silentLogger } from "@gateway/contracts";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createKafkaBus } from "../src/index.ts";
+import { busWithoutBroker } from "./support/bus-without-broker.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
@@ -21,14 +22,7 @@ async function tempDir() {
 describe("kafka bus without a broker", () => {
   it("answers at once and keeps every event in the spool on disk", async () => {
     const spoolDir = await tempDir();
-    const bus = await createKafkaBus({
-      brokers: ["127.0.0.1:1"],
-      clientId: "test",
-      spoolDir,
-      log: silentLogger,
-      sendTimeoutMs: 500,
-      retryIntervalMs: 60_000,
-    });
+    const bus = await busWithoutBroker(spoolDir, { sendTimeoutMs: 500 });
     const started = Date.now();
     for (let i = 0; i < 100; i++) bus.publish("t", `k${i}`, { i });
     expect(Date.now() - started).toBeLessThan(50);
@@ -46,15 +40,7 @@ describe("kafka bus without a broker", () => {
 describe("kafka bus closed while a send is failing", () => {
   it("arms no retry timer once closed", async () => {
     const retryIntervalMs = 54_321;
-    const bus = await createKafkaBus({
-      brokers: ["127.0.0.1:1"],
-      clientId: "test",
-      spoolDir: await tempDir(),
-      log: silentLogger,
-      sendTimeoutMs: 500,
-      lingerMs: 1,
-      retryIntervalMs,
-    });
+    const bus = await busWithoutBroker(await tempDir(), { sendTimeoutMs: 500, lingerMs: 1, retryIntervalMs });
     const timers = vi.spyOn(globalThis, "setTimeout");
     try {
       bus.publish("t", "k", { n: 1 });
@@ -74,14 +60,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     const topic = `test.bus.${Date.now()}`;
     const spoolDir = await tempDir();
     // an earlier process that could not reach the broker
-    const offline = await createKafkaBus({
-      brokers: ["127.0.0.1:1"],
-      clientId: "test",
-      spoolDir,
-      log: silentLogger,
-      sendTimeoutMs: 300,
-      retryIntervalMs: 60_000,
-    });
+    const offline = await busWithoutBroker(spoolDir);
     for (let i = 0; i < 50; i++) offline.publish(topic, `k${i}`, { i });
     await offline.flush();
     await offline.close();

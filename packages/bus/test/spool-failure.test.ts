@@ -1,9 +1,9 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "@gateway/contracts";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createKafkaBus, openSpool, type SpoolRecord } from "../src/index.ts";
+import { openSpool, type SpoolRecord } from "../src/index.ts";
+import { busWithoutBroker } from "./support/bus-without-broker.ts";
 
 // Appends fail (as on a full disk) while `failing` is above zero; `torn` writes half first.
 const disk = vi.hoisted(() => ({ failing: 0, torn: false }));
@@ -44,14 +44,7 @@ async function spooledLines(dir: string) {
 describe("a spool append that fails", () => {
   it("leaves the events in the kafka bus's memory for the next attempt", async () => {
     const spoolDir = await tempDir();
-    const bus = await createKafkaBus({
-      brokers: ["127.0.0.1:1"],
-      clientId: "test",
-      spoolDir,
-      log: silentLogger,
-      sendTimeoutMs: 300,
-      retryIntervalMs: 60_000,
-    });
+    const bus = await busWithoutBroker(spoolDir);
     // the first after the failed send, the second from the flush's next try
     disk.failing = 2;
     for (let i = 0; i < 10; i++) bus.publish("t", `k${i}`, { i });
