@@ -12,6 +12,22 @@ export type Json = any;
 
 export const operatorToken = "test-operator-token-0123456789";
 
+/** JSON requests to a control plane at `base`, with a bearer `key` (`defaultKey` unless given). */
+export function controlPlaneClient(base: string, defaultKey: string) {
+  return async (method: string, path: string, body?: unknown, key = defaultKey) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? (JSON.parse(text) as Json) : null };
+  };
+}
+
 export interface Harness {
   gateway: Standalone;
   providerA: MockProvider;
@@ -62,18 +78,7 @@ export async function startHarness(
   if (!gateway.firstStart) throw new Error("expected a first start on an empty store");
   const { orgId, apiKey } = gateway.firstStart;
 
-  async function cp(method: string, path: string, body?: unknown, key = apiKey) {
-    const res = await fetch(gateway.url + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null };
-  }
+  const cp = controlPlaneClient(gateway.url, apiKey);
   const project = await cp("POST", `/admin/v1/orgs/${orgId}/projects/default`);
 
   return {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { freshPostgresDatabase } from "@gateway/db";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
 import postgres from "postgres";
-import type { Json } from "../harness.ts";
+import { controlPlaneClient, type Json } from "../harness.ts";
 import { type AppProcess, freePort, infra, startApp } from "./processes.ts";
 
 export const operatorToken = "e2e-operator-token-0123456789";
@@ -35,21 +35,6 @@ export interface SplitDeployment extends Deployment {
   sql: postgres.Sql;
 }
 
-function controlPlaneClient(base: string) {
-  return async (method: string, path: string, body?: unknown, key = operatorToken) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? (JSON.parse(text) as Json) : null };
-  };
-}
-
 /** The default deployment: `apps/standalone/src/main.ts`, one process, embedded stores. */
 export async function startStandaloneDeployment(): Promise<Deployment> {
   const mocks = await startMockProviders();
@@ -72,7 +57,7 @@ export async function startStandaloneDeployment(): Promise<Deployment> {
     gateways: [url],
     controlPlane: url,
     mocks,
-    cp: controlPlaneClient(url),
+    cp: controlPlaneClient(url, operatorToken),
     async close() {
       await app.stop();
       await mocks.close();
@@ -155,7 +140,7 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     engines: { kafkaEnv, redisEnv },
     env,
     sql,
-    cp: controlPlaneClient(cp.match[1]!),
+    cp: controlPlaneClient(cp.match[1]!, operatorToken),
     dumpLogs() {
       for (const app of Object.values(apps)) console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`);
     },
