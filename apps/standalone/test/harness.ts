@@ -2,8 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
-import { freshPostgresDatabase } from "@gateway/db";
+import { calls, freshPostgresDatabase } from "@gateway/db";
 import { type MockProvider, startMockProviders } from "@gateway/testkit";
+import { inArray } from "drizzle-orm";
 import { parseEnv } from "../src/env.ts";
 import { type Standalone, startStandalone } from "../src/standalone.ts";
 
@@ -118,6 +119,22 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Waits until each of these calls has its row and its pricing job has run. */
+export async function untilCosted(gateway: Standalone, requestIds: string[]): Promise<void> {
+  const { db, bus, jobs } = gateway.internals;
+  await eventually(async () => {
+    await bus.flush();
+    await jobs.idle();
+    const rows = await db
+      .select({ reason: calls.unpricedReason })
+      .from(calls)
+      .where(inArray(calls.requestId, requestIds));
+    return rows.length === requestIds.length && rows.every((r) => r.reason !== "pricing_pending")
+      ? true
+      : undefined;
+  }, 10_000);
 }
 
 /** Operator call: create or replace a catalog model and its deployments. */

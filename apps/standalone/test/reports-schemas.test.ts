@@ -1,5 +1,5 @@
-import { calls, catalogDeployments, catalogModels, workloads } from "@gateway/db";
-import { eq, inArray } from "drizzle-orm";
+import { catalogDeployments, catalogModels, workloads } from "@gateway/db";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
@@ -10,7 +10,7 @@ import {
   usageSummaryRecord,
   workloadStatusRecord,
 } from "../../control-plane/src/routes/reports/schemas.ts";
-import { eventually, type Harness, type Json, startHarness } from "./harness.ts";
+import { type Harness, type Json, startHarness, untilCosted } from "./harness.ts";
 
 /**
  * The report routes answer exactly their documented records: every response parses against its
@@ -51,7 +51,7 @@ describe("report response schemas", () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    const { db, jobs, bus } = h.gateway.internals;
+    const { db } = h.gateway.internals;
     // A routed (but unused) workload, so routing-status and workload-status carry a declared route.
     const routed = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
       name: "routed",
@@ -74,17 +74,7 @@ describe("report response schemas", () => {
     expect(await call("messages")).toBe(200);
     expect(await call("chat")).toBe(200);
     expect(await call("messages", { "x-mock-status": "500" })).toBe(500);
-    await eventually(async () => {
-      await bus.flush();
-      await jobs.idle();
-      const rows = await db
-        .select({ reason: calls.unpricedReason })
-        .from(calls)
-        .where(inArray(calls.requestId, requestIds));
-      return rows.length === requestIds.length && rows.every((r) => r.reason !== "pricing_pending")
-        ? true
-        : undefined;
-    }, 10_000);
+    await untilCosted(h.gateway, requestIds);
     doc = await (await fetch(`${h.gateway.url}/openapi.json`)).json();
   });
   afterAll(() => h.close());

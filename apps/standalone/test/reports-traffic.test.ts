@@ -2,7 +2,7 @@ import { type CallEvent, callsTopic, newId } from "@gateway/contracts";
 import { calls, catalogDeployments, catalogModels, testStores, workloads } from "@gateway/db";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
+import { type Harness, type Json, operatorToken, startHarness, untilCosted } from "./harness.ts";
 import {
   expectedHealth,
   expectedUsageGroups,
@@ -192,19 +192,10 @@ describe.each(testStores())("reports over generated traffic (%s)", (store) => {
   }
 
   async function settle() {
-    const { db, jobs } = h.gateway.internals;
-    const wanted = set.map((c) => c.requestId);
-    await eventually(async () => {
-      await h.gateway.internals.bus.flush();
-      await jobs.idle();
-      const rows = await db
-        .select({ id: calls.requestId, reason: calls.unpricedReason })
-        .from(calls)
-        .where(inArray(calls.requestId, wanted));
-      return rows.length === wanted.length && rows.every((r) => r.reason !== "pricing_pending")
-        ? true
-        : undefined;
-    }, 10_000);
+    await untilCosted(
+      h.gateway,
+      set.map((c) => c.requestId),
+    );
   }
 
   beforeAll(async () => {
