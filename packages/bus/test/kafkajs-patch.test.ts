@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+
+// The two kafkajs internals that patches/kafkajs@2.2.4.patch rewrites for speed. A wrong checksum
+// or varint would be refused by the broker; these pin them to the definitions first.
+const require = createRequire(import.meta.url);
+const crc32C = require("kafkajs/src/protocol/recordBatch/crc32C") as (buffer: Buffer) => number;
+const Encoder = require("kafkajs/src/protocol/encoder") as new (
+  initialSize?: number,
+) => {
+  writeUVarInt(value: number): unknown;
+  writeVarInt(value: number): unknown;
+  writeInt32(value: number): unknown;
+  buffer: Buffer;
+};
+
+/** CRC-32C straight from its definition: reflected polynomial 0x82F63B78, one bit at a time. */
+function crc32CByBit(buffer: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of buffer) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** Unsigned LEB128, as Kafka's record format writes lengths and offsets. */
+function leb128(value: number): number[] {
+  const bytes: number[] = [];
+  let rest = value >>> 0;
+  while (rest > 0x7f) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest >>>= 7;
+  }
+  bytes.push(rest);
+  return bytes;
+}
+
+describe("kafkajs as patched", () => {
+  it("computes CRC-32C: the standard check value and the bitwise definition at every tail length", () => {
+    expect(crc32C(Buffer.from("123456789"))).toBe(0xe3069283);
+    expect(crc32C(Buffer.alloc(0))).toBe(0);
+    const lengths = [...Array.from({ length: 40 }, (_, i) => i), 1000, 1001, 1007, 4096, 65_539];
+    for (const length of lengths) {
+      const buffer = randomBytes(length);
+      expect(crc32C(buffer), `length ${length}`).toBe(crc32CByBit(buffer));
+    }
+  });
+
+  it("writes varints as LEB128 (zigzag for signed), also across the encoder's buffer growth", () => {
+    const values = [0, 1, 127, 128, 300, 16_383, 16_384, 2 ** 21, 2 ** 28, 2 ** 31 - 1, 0xffffffff];
+    for (const value of values) {
+      const encoder = new Encoder(1);
+      encoder.writeUVarInt(value);
+      expect([...encoder.buffer], `uvarint ${value}`).toEqual(leb128(value));
+    }
+    const signed = new Encoder(1);
+    for (const value of [0, -1, 1, -64, 64, -(2 ** 31)]) signed.writeVarInt(value);
+    expect([...signed.buffer]).toEqual([0, 1, 2, 127, 128, 1, 255, 255, 255, 255, 15]);
+
+    // Many varints between fixed-width fields: every byte lands after the one before it.
+    const encoder = new Encoder(4);
+    const expected: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const value = i * 7919;
+      encoder.writeUVarInt(value);
+      encoder.writeInt32(i);
+      expected.push(...leb128(value), ...[...Buffer.from(new Int32Array([i]).buffer)].reverse());
+    }
+    expect([...encoder.buffer]).toEqual(expected);
+  });
+});
