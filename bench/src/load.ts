@@ -35,19 +35,39 @@ export interface LoadOptions {
   until: { durationS: number } | { amount: number };
 }
 
-export function runLoad(options: LoadOptions): Promise<Result> {
-  return autocannon({
-    url: `${options.baseUrl}/v1/chat/completions`,
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${options.bearer}`,
-      "x-gateway-upstream-key": "sk-bench",
-      "content-type": "application/json",
-    },
-    body: options.scenario.body,
-    connections: options.connections,
-    ...("amount" in options.until
-      ? { amount: Math.max(options.until.amount, options.connections) }
-      : { duration: options.until.durationS }),
+/**
+ * autocannon's own `duration` ends at its next 1 s sampling tick, so a window that finished its
+ * requests 6.1 s in reads as 7 s: up to a second of idle counted as load, different for each
+ * target. The result's `duration` here is the bench's own clock instead, from autocannon's start
+ * to the last response.
+ */
+export async function runLoad(options: LoadOptions): Promise<Result> {
+  let startedAt = performance.now();
+  let lastResponseAt = startedAt;
+  const result = await new Promise<Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${options.baseUrl}/v1/chat/completions`,
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${options.bearer}`,
+          "x-gateway-upstream-key": "sk-bench",
+          "content-type": "application/json",
+        },
+        body: options.scenario.body,
+        connections: options.connections,
+        ...("amount" in options.until
+          ? { amount: Math.max(options.until.amount, options.connections) }
+          : { duration: options.until.durationS }),
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.once("start", () => {
+      startedAt = performance.now();
+    });
+    instance.on("response", () => {
+      lastResponseAt = performance.now();
+    });
   });
+  return { ...result, duration: Math.max(lastResponseAt - startedAt, 1) / 1000 };
 }
