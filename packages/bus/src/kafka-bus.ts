@@ -1,7 +1,8 @@
 import type { Logger } from "@gateway/contracts";
-import { Kafka, logLevel, Partitioners, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Producer } from "kafkajs";
 import type { EventBus } from "./event-bus.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
+import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
 
 export interface KafkaBusOptions {
@@ -45,11 +46,11 @@ const batchBytes = 4 * 1024 * 1024;
 
 /**
  * The event bus on Kafka. Publishing never blocks and never throws: events gather in memory
- * for `lingerMs`, go to the broker in batches keyed by the caller's key (one request's event
- * stays on one partition), and when a send fails or times out they are appended to a durable
- * local spool instead. While the spool holds anything, new events join it (in order), and the
- * spool drains oldest segment first once the broker answers again; a spool left by an earlier
- * process drains the same way. Delivery is at least once.
+ * for `lingerMs`, go to the broker in batches (each send on one partition, see
+ * `sendPartitioner`; the caller's key travels with the event), and when a send fails or times
+ * out they are appended to a durable local spool instead. While the spool holds anything, new
+ * events join it (in order), and the spool drains oldest segment first once the broker answers
+ * again; a spool left by an earlier process drains the same way. Delivery is at least once.
  */
 export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus> {
   const { log } = options;
@@ -71,8 +72,9 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     },
   });
   const spool: Spool = await openSpool(options.spoolDir);
+  const partitions = sendPartitioner();
   const producer: Producer = kafka.producer({
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: partitions.createPartitioner,
     allowAutoTopicCreation: false,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
@@ -118,6 +120,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         connected = true;
       }
       for (const topic of byTopic.keys()) await ensureTopic(topic);
+      partitions.nextSend();
       await producer.sendBatch({
         topicMessages: [...byTopic].map(([topic, rs]) => ({
           topic,

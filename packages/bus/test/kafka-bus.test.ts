@@ -94,6 +94,29 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(await readdir(spoolDir)).toEqual([]);
   }, 60_000);
 
+  it("puts each send's events on one partition and the next send on the next", async () => {
+    const topic = `test.sends.${Date.now()}`;
+    const bus = await createKafkaBus({
+      brokers,
+      clientId: "test",
+      spoolDir: await tempDir(),
+      log: silentLogger,
+      partitions: 3,
+    });
+    await bus.subscribe({ topic, group: "g", handle: async () => {} }); // creates the topic
+    for (let send = 0; send < 6; send++) {
+      for (let i = 0; i < 10; i++) bus.publish(topic, `k${send}.${i}`, { send, i });
+      await bus.flush();
+    }
+    await bus.close();
+    const admin = new Kafka({ clientId: "test-admin", brokers, logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    const offsets = await admin.fetchTopicOffsets(topic);
+    await admin.disconnect();
+    // Six sends of ten over three partitions: whole sends only, two on each partition.
+    expect(offsets.map((o) => Number(o.high)).sort()).toEqual([20, 20, 20]);
+  }, 60_000);
+
   it("dead-letters a poison event and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {
     const topic = `test.poison.${Date.now()}`;
     const dead: [string, unknown, unknown][] = [];
