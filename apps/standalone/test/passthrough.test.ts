@@ -134,6 +134,28 @@ describe("bring-your-own-key passthrough", () => {
     }
   });
 
+  it("sends an event stream's headers at once, before a first frame that takes its time", async () => {
+    const firstFrameDelayMs = 1_500;
+    const res = await fetch(`${h.gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...viaGatewayB(),
+        "x-mock-first-frame-delay-ms": String(firstFrameDelayMs),
+      },
+      body: JSON.stringify({ ...chatBody, stream: true }),
+    });
+    const headersAt = performance.now();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-request-id")).toMatch(/^req_/);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    // The mock held its first frame back for 1.5 s after its headers; the gateway did not.
+    expect(performance.now() - headersAt).toBeGreaterThan(firstFrameDelayMs / 2);
+    expect(Buffer.from(first.value!).toString()).toMatch(/^data: /);
+    await reader.cancel();
+  });
+
   describe("official SDKs", () => {
     it("openai: chat completions, JSON and streaming, parse and match the provider's bytes", async () => {
       const viaGateway = new OpenAI({

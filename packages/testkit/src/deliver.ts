@@ -52,6 +52,10 @@ export async function deliver(delivery: Delivery, reply: Reply): Promise<void> {
     res.end(reply.body);
     return;
   }
+  if (faults.firstFrameDelayMs > 0) {
+    res.flushHeaders();
+    if (!(await pause(faults.firstFrameDelayMs, signal))) return;
+  }
   for (const [index, frame] of reply.frames.entries()) {
     if (index > 0 && !(await pause(faults.frameDelayMs, signal))) return;
     if (index + 1 === faults.resetAfterFrames) {

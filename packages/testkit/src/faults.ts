@@ -6,6 +6,8 @@ export interface Faults {
   status: number | undefined;
   firstByteDelayMs: number;
   frameDelayMs: number;
+  /** An event stream's headers go out at once, its first frame this much later (as a model that thinks first). */
+  firstFrameDelayMs: number;
   /** Destroy the socket after this many SSE frames; 0 destroys it before any byte. */
   resetAfterFrames: number | undefined;
   midstreamError: boolean;
@@ -33,6 +35,7 @@ export function parseFaults(headers: IncomingHttpHeaders): Faults {
     status: status !== undefined && status >= 400 && status <= 599 ? status : undefined,
     firstByteDelayMs: count(headers, "x-mock-first-byte-delay-ms") ?? 0,
     frameDelayMs: count(headers, "x-mock-frame-delay-ms") ?? 0,
+    firstFrameDelayMs: count(headers, "x-mock-first-frame-delay-ms") ?? 0,
     resetAfterFrames: count(headers, "x-mock-reset-after-frames"),
     midstreamError: flag(headers, "x-mock-midstream-error"),
   };
