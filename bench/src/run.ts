@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { appNodeArgs } from "./app-command.ts";
 import { assertAlive, startChild, stopChildren } from "./children.ts";
 import { readConfig } from "./config.ts";
 import { type ScenarioName, scenarios } from "./load.ts";
@@ -104,7 +105,7 @@ async function startStandaloneGateway(
 ): Promise<Target> {
   const gateway = await startChild({
     name: "gateway",
-    args: ["--experimental-strip-types", ...nodeFlags, "apps/standalone/src/main.ts"],
+    args: appNodeArgs(rootDir, "standalone", nodeFlags),
     env: gatewayEnv({
       PORT: "0",
       GATEWAY_DATA_DIR: dataDir,

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { freshPostgresDatabase } from "@gateway/db";
+import { appNodeArgs } from "./app-command.ts";
 import { startChild } from "./children.ts";
 import type { Target } from "./measure.ts";
 
@@ -64,10 +65,10 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
     GATEWAY_SPOOL_DIR: options.spoolDir,
     PORT: "0",
   });
-  const start = (name: string, entry: string, flags: string[] = []) =>
+  const start = (name: string, flags: string[] = []) =>
     startChild({
       name,
-      args: ["--experimental-strip-types", ...flags, entry],
+      args: appNodeArgs(options.rootDir, name, flags),
       env,
       cwd: rootDir,
       logPath: join(outDir, `${name}.log`),
@@ -77,7 +78,7 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
   const urlOf = (lines: string[]) => /"url":"([^"]+)"/.exec(lines.join("\n"))![1]!;
 
   // The control plane migrates the database, so it starts first.
-  const controlPlane = await start("control-plane", "apps/control-plane/src/main.ts");
+  const controlPlane = await start("control-plane");
   const created = await fetch(`${urlOf(controlPlane.lines)}/operator/v1/orgs`, {
     method: "POST",
     headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
@@ -86,6 +87,6 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
   const body = await created.text();
   const apiKey = /"(sk_[A-Za-z0-9_]+)"/.exec(body)?.[1];
   if (!created.ok || !apiKey) throw new Error(`creating the bench org failed: ${created.status} ${body}`);
-  const gateway = await start("gateway", "apps/gateway/src/main.ts", options.nodeFlags);
+  const gateway = await start("gateway", options.nodeFlags);
   return { name: "gateway", pid: gateway.pid, baseUrl: urlOf(gateway.lines), bearer: apiKey };
 }
