@@ -224,13 +224,15 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       }
       if (memory.length === 0) return;
       const batch = peekBatch();
-      if (!(await send(batch))) {
+      const delivered = await send(batch);
+      if (!delivered) {
         await spool.append(batch);
         wentDown();
       }
       memory.splice(0, batch.length);
-      // Less than a full batch left: it waits for the linger (see `kick`), to gather more.
-      if (peekBatch().length === memory.length) return;
+      // Less than a full batch left: it waits for the linger (see `kick`), to gather more. After a
+      // failed send the loop goes on instead, and puts the rest on disk at once.
+      if (delivered && peekBatch().length === memory.length) return;
     }
   }
 
