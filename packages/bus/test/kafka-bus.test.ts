@@ -19,6 +19,14 @@ async function tempDir() {
   return dir;
 }
 
+async function spooledLines(spoolDir: string): Promise<string[]> {
+  const files = await readdir(spoolDir);
+  return (await Promise.all(files.map((f) => readFile(join(spoolDir, f), "utf8"))))
+    .join("")
+    .split("\n")
+    .filter(Boolean);
+}
+
 describe("kafka bus without a broker", () => {
   it("answers at once and keeps every event in the spool on disk", async () => {
     const spoolDir = await tempDir();
@@ -28,12 +36,19 @@ describe("kafka bus without a broker", () => {
     expect(Date.now() - started).toBeLessThan(50);
     await bus.flush();
     await bus.close();
-    const files = await readdir(spoolDir);
-    const lines = (await Promise.all(files.map((f) => readFile(join(spoolDir, f), "utf8"))))
-      .join("")
-      .split("\n")
-      .filter(Boolean);
-    expect(lines).toHaveLength(100);
+    expect(await spooledLines(spoolDir)).toHaveLength(100);
+  });
+
+  it("puts what arrived during a failed send on disk right after it, not at the next retry", async () => {
+    const spoolDir = await tempDir();
+    const bus = await busWithoutBroker(spoolDir, { sendTimeoutMs: 300, lingerMs: 1 });
+    bus.publish("t", "k0", { i: 0 });
+    await new Promise((r) => setTimeout(r, 50)); // the first send is under way, and will fail
+    for (let i = 1; i < 10; i++) bus.publish("t", `k${i}`, { i });
+    // no flush: the retry is a minute away, so only the pump's own pass can have written them
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await spooledLines(spoolDir)).toHaveLength(10);
+    await bus.close();
   });
 });
 
