@@ -42,7 +42,24 @@ export interface KafkaBusOptions {
   handlerRetryDelayMs?: number;
 }
 
-const batchBytes = 4 * 1024 * 1024;
+/**
+ * Where the send that starts at `from` ends. A send is one record batch on the broker, which must
+ * fit the topic's `max.message.bytes`: text is counted at 3 UTF-8 bytes per UTF-16 unit at most,
+ * plus a record's key and framing. Capped at 4 MiB; the first record always goes (enqueue has
+ * already dropped any that cannot fit alone).
+ */
+function sendEnd(records: SpoolRecord[], from: number, maxMessageBytes: number): number {
+  const limit = Math.min(4 * 1024 * 1024, maxMessageBytes - 1024);
+  let bytes = 0;
+  let end = from;
+  while (end < records.length) {
+    const record = records[end]!;
+    bytes += 3 * (record.value.length + record.key.length) + 64;
+    if (end > from && bytes > limit) break;
+    end++;
+  }
+  return end;
+}
 
 /**
  * The event bus on Kafka. Publishing never blocks and never throws: events gather in memory
@@ -152,13 +169,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   // Only looks: the records leave memory once they are with the broker or on disk, so a failed
   // append (ENOSPC) keeps them for the next attempt instead of losing them.
   function peekBatch(): SpoolRecord[] {
-    let bytes = 0;
-    let n = 0;
-    while (n < memory.length && (n === 0 || bytes + memory[n]!.value.length <= batchBytes)) {
-      bytes += memory[n]!.value.length;
-      n++;
-    }
-    return memory.slice(0, n);
+    return memory.slice(0, sendEnd(memory, 0, maxMessageBytes));
   }
 
   /** Moves everything in memory to the spool, taking it out of memory only once it is there. */
@@ -184,14 +195,9 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   async function sendInChunks(records: SpoolRecord[]): Promise<boolean> {
     for (let i = 0; i < records.length; ) {
-      let bytes = 0;
-      let j = i;
-      while (j < records.length && (j === i || bytes + records[j]!.value.length <= batchBytes)) {
-        bytes += records[j]!.value.length;
-        j++;
-      }
-      if (!(await send(records.slice(i, j)))) return false;
-      i = j;
+      const end = sendEnd(records, i, maxMessageBytes);
+      if (!(await send(records.slice(i, end)))) return false;
+      i = end;
     }
     return true;
   }
@@ -245,7 +251,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       })
       .finally(() => {
         running = null;
-        if (down) return;
+        if (down || closed) return;
         if (spool.pending()) kick();
         else if (memory.length > 0) scheduleKick();
       });

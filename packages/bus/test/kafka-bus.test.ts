@@ -132,6 +132,35 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(offsets.map((o) => Number(o.high)).sort()).toEqual([20, 20, 20]);
   }, 60_000);
 
+  it("splits a burst bigger than the topic's max.message.bytes over several sends", async () => {
+    const topic = `test.big.${Date.now()}`;
+    const spoolDir = await tempDir();
+    const bus = await createKafkaBus({
+      brokers,
+      clientId: "test",
+      spoolDir,
+      log: silentLogger,
+      partitions: 1,
+      maxMessageBytes: 20_000,
+    });
+    const seen = new Set<number>();
+    await bus.subscribe({
+      topic,
+      group: "g",
+      handle: async (batch) => {
+        for (const e of batch) seen.add((e as { i: number }).i);
+      },
+    });
+    // 30 events of ~1 KB: ~30 KB at once, one and a half times what one record batch may hold
+    for (let i = 0; i < 30; i++) bus.publish(topic, `k${i}`, { i, pad: "x".repeat(1_000) });
+    await bus.flush();
+    const deadline = Date.now() + 20_000;
+    while (seen.size < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await bus.close();
+    expect(seen.size).toBe(30);
+    expect(await readdir(spoolDir)).toEqual([]);
+  }, 60_000);
+
   it("dead-letters a poison event and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {
     const topic = `test.poison.${Date.now()}`;
     const dead: [string, unknown, unknown][] = [];

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
-// The two kafkajs internals that patches/kafkajs@2.2.4.patch rewrites for speed. A wrong checksum
-// or varint would be refused by the broker; these pin them to the definitions first.
+// The kafkajs internals that patches/kafkajs@2.2.4.patch rewrites for speed. A wrong checksum or
+// varint would be refused by the broker, a wrong grouping would lose or reorder messages; these
+// pin them to their definitions first.
 const require = createRequire(import.meta.url);
 const crc32C = require("kafkajs/src/protocol/recordBatch/crc32C") as (buffer: Buffer) => number;
 const Encoder = require("kafkajs/src/protocol/encoder") as new (
@@ -14,6 +15,13 @@ const Encoder = require("kafkajs/src/protocol/encoder") as new (
   writeInt32(value: number): unknown;
   buffer: Buffer;
 };
+
+const groupMessagesPerPartition = require("kafkajs/src/producer/groupMessagesPerPartition") as (args: {
+  topic: string;
+  partitionMetadata: { partitionId: number; leader: number }[];
+  messages: { key: string; value: string }[];
+  partitioner: (args: { message: { key: string } }) => number;
+}) => Record<string, { key: string }[]>;
 
 /** CRC-32C straight from its definition: reflected polynomial 0x82F63B78, one bit at a time. */
 function crc32CByBit(buffer: Buffer): number {
@@ -46,6 +54,34 @@ describe("kafkajs as patched", () => {
       const buffer = randomBytes(length);
       expect(crc32C(buffer), `length ${length}`).toBe(crc32CByBit(buffer));
     }
+  });
+
+  it("groups a send's messages by partition in their order (also 50k on one partition)", () => {
+    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 }));
+    const messages = Array.from({ length: 9 }, (_, i) => ({ key: `k${i}`, value: "v" }));
+    const grouped = groupMessagesPerPartition({
+      topic: "t",
+      partitionMetadata,
+      messages,
+      partitioner: ({ message }) => Number(message.key.slice(1)) % 3,
+    });
+    expect(Object.fromEntries(Object.entries(grouped).map(([p, ms]) => [p, ms.map((m) => m.key)]))).toEqual({
+      0: ["k0", "k3", "k6"],
+      1: ["k1", "k4", "k7"],
+      2: ["k2", "k5", "k8"],
+    });
+    const many = Array.from({ length: 50_000 }, (_, i) => ({ key: `k${i}`, value: "v" }));
+    const one = groupMessagesPerPartition({
+      topic: "t",
+      partitionMetadata,
+      messages: many,
+      partitioner: () => 1,
+    });
+    expect(one[1]!.length).toBe(50_000);
+    expect(one[1]![49_999]!.key).toBe("k49999");
+    expect(
+      groupMessagesPerPartition({ topic: "t", partitionMetadata: [], messages, partitioner: () => 0 }),
+    ).toEqual({});
   });
 
   it("writes varints as LEB128 (zigzag for signed), also across the encoder's buffer growth", () => {

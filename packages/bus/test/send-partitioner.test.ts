@@ -39,6 +39,21 @@ describe("send partitioner", () => {
     for (let i = 1; i < firsts.length; i++) expect(firsts[i]).toBe((firsts[i - 1]! + 1) % 3);
   });
 
+  it("keeps a send's partition when the leaders change under it (kafkajs re-partitions on retry)", () => {
+    const partitions = sendPartitioner();
+    const choose = partitions.createPartitioner();
+    partitions.nextSend();
+    const message = { key: "k", value: "v" };
+    const first = choose({ topic: "t", partitionMetadata: metadata([1, 1, 1]), message });
+    const leaders = [1, 1, 1];
+    leaders[first] = -1;
+    expect(choose({ topic: "t", partitionMetadata: metadata(leaders), message })).toBe(first);
+    // another topic of the same send gets its own choice; the next send chooses again
+    expect(choose({ topic: "u", partitionMetadata: metadata([1]), message })).toBe(0);
+    partitions.nextSend();
+    expect(choose({ topic: "t", partitionMetadata: metadata(leaders), message })).not.toBe(first);
+  });
+
   it("skips partitions without a leader while any has one", () => {
     const used = new Set(partitionsOfSends([-1, 1, -1, 1], 8, 3).flat());
     expect([...used].sort()).toEqual([1, 3]);
