@@ -132,6 +132,50 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(offsets.map((o) => Number(o.high)).sort()).toEqual([20, 20, 20]);
   }, 60_000);
 
+  it("waits the linger between sends under steady publishing, not only before the first", async () => {
+    const topic = `test.linger.${Date.now()}`;
+    const bus = await createKafkaBus({
+      brokers,
+      clientId: "test",
+      spoolDir: await tempDir(),
+      log: silentLogger,
+      partitions: 3,
+      lingerMs: 100,
+    });
+    await bus.subscribe({ topic, group: "g", handle: async () => {} }); // creates the topic
+    // An event every ~2 ms for 0.5 s. Sent back to back, sends would follow the broker's
+    // acknowledgements (~20 of them here); with the linger between sends, about one per 100 ms.
+    let count = 0;
+    for (const start = Date.now(); Date.now() - start < 500; count++) {
+      bus.publish(topic, `k${count}`, { i: count });
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await bus.flush();
+    await bus.close();
+
+    const partitionOf: number[] = [];
+    const reader = new Kafka({ clientId: "test-reader", brokers, logLevel: logLevel.NOTHING }).consumer({
+      groupId: `${topic}.reader`,
+    });
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ partition, message }) => {
+        partitionOf[(JSON.parse(String(message.value)) as { i: number }).i] = partition;
+      },
+    });
+    const deadline = Date.now() + 30_000;
+    while (partitionOf.filter((p) => p !== undefined).length < count && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await reader.disconnect();
+    // Each send is a run of consecutive events on one partition, and the next send is on the next.
+    let sends = 1;
+    for (let i = 1; i < count; i++) if (partitionOf[i] !== partitionOf[i - 1]) sends++;
+    expect(partitionOf.filter((p) => p !== undefined)).toHaveLength(count);
+    expect(sends).toBeLessThanOrEqual(10);
+  }, 60_000);
+
   it("splits a burst bigger than the topic's max.message.bytes over several sends", async () => {
     const topic = `test.big.${Date.now()}`;
     const spoolDir = await tempDir();
