@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createKafkaBus } from "../src/index.ts";
+import { createKafkaBus, type KafkaBusOptions } from "../src/index.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
@@ -70,6 +70,17 @@ describe("kafka bus closed while a send is failing", () => {
   });
 });
 
+/** A bus on the test broker, with its own spool directory unless given one. */
+async function busOnBroker(options: Partial<KafkaBusOptions> = {}) {
+  return createKafkaBus({
+    brokers,
+    clientId: "test",
+    spoolDir: await tempDir(),
+    log: silentLogger,
+    ...options,
+  });
+}
+
 describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", () => {
   it("delivers keyed events to each group once the spool left by an earlier process drains", async () => {
     const topic = `test.bus.${Date.now()}`;
@@ -80,13 +91,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     await offline.flush();
     await offline.close();
 
-    const bus = await createKafkaBus({
-      brokers,
-      clientId: "test",
-      spoolDir,
-      log: silentLogger,
-      partitions: 3,
-    });
+    const bus = await busOnBroker({ spoolDir, partitions: 3 });
     const seen = { a: new Set<number>(), b: new Set<number>() };
     for (const group of ["a", "b"] as const) {
       await bus.subscribe({
@@ -111,13 +116,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
 
   it("puts each send's events on one partition and the next send on the next", async () => {
     const topic = `test.sends.${Date.now()}`;
-    const bus = await createKafkaBus({
-      brokers,
-      clientId: "test",
-      spoolDir: await tempDir(),
-      log: silentLogger,
-      partitions: 3,
-    });
+    const bus = await busOnBroker({ partitions: 3 });
     await bus.subscribe({ topic, group: "g", handle: async () => {} }); // creates the topic
     for (let send = 0; send < 6; send++) {
       for (let i = 0; i < 10; i++) bus.publish(topic, `k${send}.${i}`, { send, i });
@@ -134,14 +133,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
 
   it("waits the linger between sends under steady publishing, not only before the first", async () => {
     const topic = `test.linger.${Date.now()}`;
-    const bus = await createKafkaBus({
-      brokers,
-      clientId: "test",
-      spoolDir: await tempDir(),
-      log: silentLogger,
-      partitions: 3,
-      lingerMs: 100,
-    });
+    const bus = await busOnBroker({ partitions: 3, lingerMs: 100 });
     await bus.subscribe({ topic, group: "g", handle: async () => {} }); // creates the topic
     // An event every ~2 ms for 0.5 s. Sent back to back, sends would follow the broker's
     // acknowledgements (~20 of them here); with the linger between sends, about one per 100 ms.
@@ -179,14 +171,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
   it("splits a burst bigger than the topic's max.message.bytes over several sends", async () => {
     const topic = `test.big.${Date.now()}`;
     const spoolDir = await tempDir();
-    const bus = await createKafkaBus({
-      brokers,
-      clientId: "test",
-      spoolDir,
-      log: silentLogger,
-      partitions: 1,
-      maxMessageBytes: 20_000,
-    });
+    const bus = await busOnBroker({ spoolDir, partitions: 1, maxMessageBytes: 20_000 });
     const seen = new Set<number>();
     await bus.subscribe({
       topic,
@@ -208,11 +193,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
   it("dead-letters a poison event and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {
     const topic = `test.poison.${Date.now()}`;
     const dead: [string, unknown, unknown][] = [];
-    const bus = await createKafkaBus({
-      brokers,
-      clientId: "test",
-      spoolDir: await tempDir(),
-      log: silentLogger,
+    const bus = await busOnBroker({
       partitions: 1,
       handlerRetryDelayMs: 10,
       onDeadLetter: (group, event, error) => dead.push([group, event, error]),
