@@ -238,7 +238,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       memory.splice(0, batch.length);
       // Less than a full batch left: it waits for the linger (see `kick`), to gather more. After a
       // failed send the loop goes on instead, and puts the rest on disk at once.
-      if (delivered && peekBatch().length === memory.length) return;
+      if (delivered && sendEnd(memory, 0, maxMessageBytes) === memory.length) return;
     }
   }
 

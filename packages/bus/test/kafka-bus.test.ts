@@ -1,31 +1,14 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { silentLogger } from "@gateway/contracts";
 import { Kafka, logLevel } from "kafkajs";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createKafkaBus, type KafkaBusOptions } from "../src/index.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
+import { spooledLines, tempDirs } from "./support/spool-dirs.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function tempDir() {
-  const dir = await mkdtemp(join(tmpdir(), "kafka-bus-"));
-  dirs.push(dir);
-  return dir;
-}
-
-async function spooledLines(spoolDir: string): Promise<string[]> {
-  const files = await readdir(spoolDir);
-  return (await Promise.all(files.map((f) => readFile(join(spoolDir, f), "utf8"))))
-    .join("")
-    .split("\n")
-    .filter(Boolean);
-}
+const tempDir = tempDirs("kafka-bus-");
 
 describe("kafka bus without a broker", () => {
   it("answers at once and keeps every event in the spool on disk", async () => {

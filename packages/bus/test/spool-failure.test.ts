@@ -1,9 +1,7 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openSpool, type SpoolRecord } from "../src/index.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
+import { spooledLines, tempDirs } from "./support/spool-dirs.ts";
 
 // Appends fail (as on a full disk) while `failing` is above zero; `torn` writes half first.
 const disk = vi.hoisted(() => ({ failing: 0, torn: false }));
@@ -24,22 +22,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   };
 });
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
-async function tempDir() {
-  const dir = await mkdtemp(join(tmpdir(), "spool-failure-"));
-  dirs.push(dir);
-  return dir;
-}
-async function spooledLines(dir: string) {
-  const files = await readdir(dir);
-  return (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8"))))
-    .join("")
-    .split("\n")
-    .filter(Boolean);
-}
+const tempDir = tempDirs("spool-failure-");
 
 describe("a spool append that fails", () => {
   it("leaves the events in the kafka bus's memory for the next attempt", async () => {

@@ -1,0 +1,26 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "vitest";
+
+/** A maker of fresh temporary directories, all removed after the test file. Call at top level. */
+export function tempDirs(prefix: string): () => Promise<string> {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
+}
+
+/** Every event line in a spool directory's segment files. */
+export async function spooledLines(dir: string): Promise<string[]> {
+  const files = await readdir(dir);
+  return (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8"))))
+    .join("")
+    .split("\n")
+    .filter(Boolean);
+}
