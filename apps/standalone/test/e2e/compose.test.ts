@@ -13,6 +13,7 @@ import { repoRoot } from "./processes.ts";
 
 interface Service {
   profiles?: string[];
+  restart?: string;
   env_file?: string;
   command?: string;
   environment?: Record<string, string>;
@@ -57,5 +58,12 @@ describe("docker-compose.yml", () => {
 
   it("keeps the one-process deployment", () => {
     expect(compose.services.standalone?.command).toContain("pnpm start");
+  });
+
+  it("restarts every long-running app after a crash, and not the one-shot install", () => {
+    for (const name of ["standalone", ...Object.keys(apps)]) {
+      expect(compose.services[name]?.restart, name).toBe("unless-stopped");
+    }
+    expect(compose.services.install?.restart).toBeUndefined();
   });
 });
