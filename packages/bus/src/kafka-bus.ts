@@ -129,7 +129,11 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   async function send(records: SpoolRecord[]): Promise<boolean> {
     const byTopic = new Map<string, SpoolRecord[]>();
-    for (const r of records) byTopic.set(r.topic, [...(byTopic.get(r.topic) ?? []), r]);
+    for (const r of records) {
+      const list = byTopic.get(r.topic);
+      if (list) list.push(r);
+      else byTopic.set(r.topic, [r]);
+    }
     let timer: NodeJS.Timeout | undefined;
     const attempt = (async () => {
       if (!connected) {
