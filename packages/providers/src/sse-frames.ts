@@ -1,23 +1,33 @@
 /**
  * SSE frames end at a blank line. Providers use LF, but CRLF is legal SSE and some servers send
- * it; every reader of a stream must agree on where frames end.
+ * it; every reader of a stream must agree on where frames end: at the first `\n\n` or
+ * `\r\n\r\n`, whichever comes first. Both searches below look at each line feed once: looking
+ * for the other kind of end separately would scan the rest of the text for every frame, which
+ * is quadratic in a stream that arrives in one piece.
  */
-export function frameEnd(text: string, from = 0): { index: number; length: number } {
-  const lf = text.indexOf("\n\n", from);
-  const crlf = text.indexOf("\r\n\r\n", from);
-  if (crlf !== -1 && (lf === -1 || crlf < lf)) return { index: crlf, length: 4 };
-  return { index: lf, length: 2 };
-}
+const LF = 0x0a;
+const CR = 0x0d;
 
-const lf = Buffer.from("\n\n");
-const crlf = Buffer.from("\r\n\r\n");
+/** Where the first frame end at or after `from` starts, and its length; index -1 when none yet. */
+export function frameEnd(text: string, from = 0): { index: number; length: number } {
+  for (let at = text.indexOf("\n", from); at !== -1; at = text.indexOf("\n", at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (next === LF) return { index: at, length: 2 };
+    if (next === CR && at > from && text.charCodeAt(at - 1) === CR && text.charCodeAt(at + 2) === LF)
+      return { index: at - 1, length: 4 };
+  }
+  return { index: -1, length: 0 };
+}
 
 /** `frameEnd` on bytes, so frames can be cut without decoding them. */
 export function frameEndInBytes(bytes: Buffer, from = 0): { index: number; length: number } {
-  const a = bytes.indexOf(lf, from);
-  const b = bytes.indexOf(crlf, from);
-  if (b !== -1 && (a === -1 || b < a)) return { index: b, length: 4 };
-  return { index: a, length: 2 };
+  for (let at = bytes.indexOf(LF, from); at !== -1; at = bytes.indexOf(LF, at + 1)) {
+    const next = bytes[at + 1];
+    if (next === LF) return { index: at, length: 2 };
+    if (next === CR && at > from && bytes[at - 1] === CR && bytes[at + 2] === LF)
+      return { index: at - 1, length: 4 };
+  }
+  return { index: -1, length: 0 };
 }
 
 /** Whether `bytes` ends exactly at a frame boundary (nothing of a frame sent without its end). */
