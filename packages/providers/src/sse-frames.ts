@@ -8,7 +8,10 @@
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Where the first frame end at or after `from` starts, and its length; index -1 when none yet. */
+/**
+ * Where the first frame end at or after `from` starts, and its length; index -1 (length 0) when
+ * there is none yet.
+ */
 export function frameEnd(text: string, from = 0): { index: number; length: number } {
   for (let at = text.indexOf("\n", from); at !== -1; at = text.indexOf("\n", at + 1)) {
     const next = text.charCodeAt(at + 1);
