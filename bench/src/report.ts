@@ -220,15 +220,15 @@ export function renderReport(
     "",
     "## Verdict",
     "",
-    ...verdicts(all).map((v) =>
-      config.gateway === "split"
-        ? `- ${v.scenario}: gateway RPS = ${times(v.rpsRatio)} the minimal proxy's ` +
-          `(target >= ${targetRpsRatio}x): **${v.pass ? "PASS" : "FAIL"}**`
-        : `- ${v.scenario}: all-in-one process RPS = ${times(v.rpsRatio)} the minimal proxy's ` +
-          "(for reference: it also writes every capture and costs every call on these cores; " +
+    ...verdicts(all).map((v) => {
+      const split = config.gateway === "split";
+      const judged = split
+        ? `(target >= ${targetRpsRatio}x): **${v.pass ? "PASS" : "FAIL"}**`
+        : "(for reference: it also writes every capture and costs every call on these cores; " +
           `the ${targetRpsRatio}x target is the gateway process's, \`BENCH_GATEWAY=split pnpm bench\`, ` +
-          "see docs/decisions.md)",
-    ),
+          "see docs/decisions.md)";
+      return `- ${v.scenario}: ${split ? "gateway" : "all-in-one process"} RPS = ${times(v.rpsRatio)} the minimal proxy's ${judged}`;
+    }),
     `- failed requests (non-2xx or errors, warm-up included): ${failures(measurements)}`,
   ];
   if (profile) sections.push("", renderProfile(profile.path, profile.summaries));
