@@ -32,6 +32,14 @@ export interface CallState {
   status: number;
   firstByteMs: number | null;
   outcome: StreamOutcome;
+  /**
+   * Everything the caller needs has been handed to its socket: a stream's terminal event (or the
+   * provider's error event), or the whole of a JSON body. A hang-up after this is no abort: the
+   * SDKs close a stream the moment they read its last event.
+   */
+  delivered: boolean;
+  /** The call's event has been published; it is published once, before the response's last byte. */
+  recorded: boolean;
   error: { type: string; message: string } | null;
   upstreamRequestId: string | null;
   upstreamResponseId: string | null;
@@ -64,6 +72,8 @@ export function newCallState(requestId: string, spec: EndpointSpec, mode: Gatewa
     status: 0,
     firstByteMs: null,
     outcome: "complete",
+    delivered: false,
+    recorded: false,
     error: null,
     upstreamRequestId: null,
     upstreamResponseId: null,

@@ -43,6 +43,8 @@ export async function forward(
   res: ServerResponse,
   query: string,
   recoverable: boolean,
+  /** Publishes the call's event; called just before the response's last byte goes out. */
+  record: () => void,
 ): Promise<ForwardResult> {
   const { spec } = call;
   const format = spec.wireFormat;
@@ -61,9 +63,37 @@ export async function forward(
     return bytes;
   };
   const deliver = (chunk: Buffer): Buffer | null => {
-    reading.sse?.push(chunk);
+    const sse = reading.sse;
+    if (sse) {
+      sse.push(chunk);
+      // this chunk, with the terminal (or the provider's error) event in it, is on its way
+      if ((sse.ended || sse.erred) && !res.destroyed) call.delivered = true;
+    }
     reading.json?.push(chunk);
     return send(filter ? filter.push(chunk) : chunk);
+  };
+  // What the response said about usage and ids: read once, before the call is recorded, from
+  // whatever arrived (a stream cut short keeps the usage it had already reported).
+  let factsRead = false;
+  const readFacts = () => {
+    if (factsRead) return;
+    factsRead = true;
+    if (reading.sse) {
+      const facts = reading.sse.finish();
+      call.usage = spec.billable ? facts.usage : null;
+      call.upstreamResponseId = facts.responseId;
+      if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
+    } else if (reading.json && call.delivered) {
+      const facts = factsFromJsonBody(format, joined(reading.json));
+      call.usage = facts.usage;
+      call.upstreamResponseId = facts.responseId;
+    }
+  };
+  /** Ends the response with `last`, the call recorded first: a process killed after the last byte has it. */
+  const endWith = (last: Buffer | string | null, callback?: () => void) => {
+    readFacts();
+    record();
+    endResponse(res, last, callback);
   };
   // A stream the upstream closed without its terminal event (and without an error event of its
   // own) did not complete: it ends with an explicit error event, never a clean end.
@@ -74,7 +104,11 @@ export async function forward(
     call.outcome = "truncated";
     const frame = Buffer.from(
       (needsFrameEnd(sent.last) ? "\n\n" : "") +
-        midStreamErrorFrame(format, "The upstream provider ended the stream before it was complete."),
+        midStreamErrorFrame(
+          format,
+          "The upstream provider ended the stream before it was complete.",
+          sse.responseId ?? call.requestId,
+        ),
     );
     send(frame);
     return rest ? Buffer.concat([rest, frame]) : frame;
@@ -112,14 +146,25 @@ export async function forward(
             if (sent.last === null && !res.writableEnded && !res.destroyed) res.flushHeaders();
           });
         }
-        return responseSink(res, deliver, finish);
+        return responseSink(
+          res,
+          deliver,
+          () => {
+            const rest = finish();
+            if (!reading.sse && !res.destroyed) call.delivered = true;
+            return rest;
+          },
+          endWith,
+        );
       },
     );
   } catch (error) {
     // The response already ended or broke: the caller is gone (an EPIPE on the last flush can
-    // arrive before its connection reports closing). There is no one left to answer.
+    // arrive before its connection reports closing). There is no one left to answer. A caller
+    // who had the whole response before hanging up did not abort it.
     if (call.outcome === "client_aborted" || res.writableEnded || res.destroyed) {
-      call.outcome = "client_aborted";
+      if (!call.delivered) call.outcome = "client_aborted";
+      readFacts();
       return { kind: "done" };
     }
     const timedOut = isTimeout(error);
@@ -137,33 +182,27 @@ export async function forward(
       const failure = gatewayError(format, kind, message, call.requestId);
       call.status = failure.status;
       res.writeHead(failure.status, { "content-type": "application/json", ...gatewayHeaders(call) });
-      res.end(failure.body);
       call.capture?.responseBody.push(Buffer.from(failure.body));
+      endWith(failure.body);
     } else if (reading.sse) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
       // A reset can cut a frame in half: close it first, so the error event parses on its own.
       call.outcome = "truncated";
       const frame = send(
-        Buffer.from((needsFrameEnd(sent.last) ? "\n\n" : "") + midStreamErrorFrame(format, message)),
+        Buffer.from(
+          (needsFrameEnd(sent.last) ? "\n\n" : "") +
+            midStreamErrorFrame(format, message, reading.sse.responseId ?? call.requestId),
+        ),
       );
-      res.end(frame);
+      endWith(frame);
     } else {
       call.outcome = "truncated";
       res.destroy();
     }
   }
 
-  if (reading.sse) {
-    const facts = reading.sse.finish();
-    call.usage = spec.billable ? facts.usage : null;
-    call.upstreamResponseId = facts.responseId;
-    if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
-  } else if (reading.json) {
-    const facts = factsFromJsonBody(format, joined(reading.json));
-    call.usage = facts.usage;
-    call.upstreamResponseId = facts.responseId;
-  }
+  readFacts();
   return { kind: "done" };
 }
 
@@ -171,24 +210,63 @@ function needsFrameEnd(lastSent: Buffer | null): boolean {
   return lastSent !== null && !endsAtFrameBoundary(lastSent);
 }
 
-/** A writable that passes each chunk to the client as it comes, honouring the client's backpressure. */
+/**
+ * A writable that passes each chunk to the client as it comes, honouring the client's backpressure.
+ * Every wait on the response also ends when it closes: Node neither emits `drain` nor calls back
+ * `end` on a socket the client has closed, and a wait that never settles keeps the call in flight
+ * (unrecorded) until the process stops.
+ */
 function responseSink(
   res: ServerResponse,
   deliver: (chunk: Buffer) => Buffer | null,
   finish: () => Buffer | null,
+  endWith: (last: Buffer | null, callback: () => void) => void,
 ): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
       const out = deliver(chunk);
-      if (!out || res.write(out)) callback();
-      else res.once("drain", () => callback());
+      if (res.destroyed) return callback(new ClientGoneError());
+      if (!out || res.write(out)) return callback();
+      onDrainOrClose(res, () => callback(res.destroyed ? new ClientGoneError() : undefined));
     },
     final(callback) {
-      const rest = finish();
-      if (rest) res.end(rest, callback);
-      else res.end(callback);
+      endWith(finish(), () => callback());
     },
   });
+}
+
+class ClientGoneError extends Error {
+  constructor() {
+    super("the client closed the connection");
+  }
+}
+
+/** Ends the response; `callback` runs once it has finished or closed, whichever comes first. */
+function endResponse(res: ServerResponse, last: Buffer | string | null, callback?: () => void) {
+  if (callback) onFinishOrClose(res, callback);
+  if (res.destroyed) return;
+  if (last) res.end(last);
+  else res.end();
+}
+
+function onDrainOrClose(res: ServerResponse, then: () => void) {
+  settleOnce(res, "drain", then);
+}
+
+function onFinishOrClose(res: ServerResponse, then: () => void) {
+  if (res.writableFinished || res.destroyed) return void then();
+  settleOnce(res, "finish", then);
+}
+
+/** Runs `then` once, on `event` or on `close`, whichever comes first. */
+function settleOnce(res: ServerResponse, event: "drain" | "finish", then: () => void) {
+  const done = () => {
+    res.off(event, done);
+    res.off("close", done);
+    then();
+  };
+  res.on(event, done);
+  res.on("close", done);
 }
 
 function errorCode(error: unknown): string {

@@ -67,8 +67,14 @@ export function createGateway({
   let draining = false;
   let onIdle: (() => void) | null = null;
 
-  function emit(call: CallState) {
-    if (!call.caller) return;
+  /**
+   * Publishes the call's event, once: before the last byte of a response that ends (so a process
+   * killed after a caller had its answer still has the call in its journal), or when the call
+   * ends any other way.
+   */
+  function record(call: CallState) {
+    if (!call.caller || call.recorded) return;
+    call.recorded = true;
     bus.publish(callsTopic, call.requestId, callEvent(call, call.caller));
   }
 
@@ -92,8 +98,9 @@ export function createGateway({
     const error = gatewayError(call.spec.wireFormat, kind, message, call.requestId, param);
     call.status = error.status;
     call.error = { type: error.type, message };
-    sendJson(res, error.status, error.body, gatewayHeaders(call));
     if (call.capture) call.capture.responseBody.push(Buffer.from(error.body));
+    record(call);
+    sendJson(res, error.status, error.body, gatewayHeaders(call));
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, url: string) {
@@ -120,7 +127,7 @@ export function createGateway({
     // Registered before anything is awaited, so a caller who leaves at any point aborts the upstream.
     const onClientGone = () => {
       if (res.writableFinished) return;
-      call.outcome = "client_aborted";
+      if (!call.delivered) call.outcome = "client_aborted";
       call.abort.abort();
     };
     res.on("close", onClientGone);
@@ -132,7 +139,7 @@ export function createGateway({
       else res.destroy();
     } finally {
       res.off("close", onClientGone);
-      emit(call);
+      record(call);
     }
   }
 
@@ -191,13 +198,23 @@ export function createGateway({
     const { plan } = planned;
     if (plan.fallbackReason) call.fallbackReason = plan.fallbackReason;
 
+    const recordNow = () => record(call);
     useAttempt(call, plan.primary);
-    const first = await forward(upstream, call, plan.primary, req, res, query, plan.fallback !== null);
+    const first = await forward(
+      upstream,
+      call,
+      plan.primary,
+      req,
+      res,
+      query,
+      plan.fallback !== null,
+      recordNow,
+    );
     if (first.kind === "failed_before_first_byte" && plan.fallback) {
       // The routed arm failed before the caller saw a byte: re-issue once to the original model.
       call.fallbackReason = first.reason;
       useAttempt(call, plan.fallback);
-      await forward(upstream, call, plan.fallback, req, res, query, false);
+      await forward(upstream, call, plan.fallback, req, res, query, false, recordNow);
     }
   }
 

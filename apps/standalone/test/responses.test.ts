@@ -81,6 +81,37 @@ describe("responses endpoints (managed credentials only)", () => {
     expect(listed.map((c: { request_id: string }) => c.request_id).sort()).toEqual([...ids].sort());
   });
 
+  it("a stream the upstream breaks off ends with an error event and the response.failed clients read", async () => {
+    const res = await fetch(`${h.gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.apiKey}`, "x-mock-reset-after-frames": "3" },
+      body: JSON.stringify({ model: "gpt-5.5", input: "hi", stream: true }),
+    });
+    const frames = (await res.text()).trimEnd().split("\n\n");
+    const created = JSON.parse(frames[0]!.split("\ndata: ")[1]!);
+    const [error, failed] = frames.slice(-2).map((f) => f.split("\n"));
+    expect(error![0]).toBe("event: error");
+    expect(failed![0]).toBe("event: response.failed");
+    const failure = JSON.parse(failed![1]!.slice("data: ".length));
+    expect(failure).toMatchObject({
+      type: "response.failed",
+      // the response the stream had named, as the live API's response.failed does
+      response: { id: created.response.id, status: "failed", error: { code: "upstream_disconnected" } },
+    });
+    expect(failure.response.error.message).toBe(JSON.parse(error![1]!.slice("data: ".length)).error.message);
+
+    // The SDK surfaces it as an error, not as a stream that merely ended.
+    const stream = await client().responses.create(
+      { model: "gpt-5.5", input: "hi", stream: true },
+      {
+        headers: { "x-mock-reset-after-frames": "3" },
+      },
+    );
+    await expect(async () => {
+      for await (const _event of stream);
+    }).rejects.toThrow(/upstream provider/);
+  });
+
   it("refuses an upstream key with 400, and answers 503 when no managed key is configured", async () => {
     const withKey = await fetch(`${h.gateway.url}/v1/responses`, {
       method: "POST",

@@ -98,6 +98,10 @@ export function createSseFactsTracker(format: WireFormat) {
     get erred() {
       return sawError;
     },
+    /** The provider's id of the response, once a frame has named it. */
+    get responseId() {
+      return responseId;
+    },
     finish(): StreamFacts {
       tail += decoder.end();
       if (tail.trim() !== "") onFrame(tail);

@@ -66,5 +66,6 @@ export async function deliver(delivery: Delivery, reply: Reply): Promise<void> {
     // One write per frame, so that a proxy sees the same chunking as from the real provider.
     res.write(frame);
   }
+  if (faults.endDelayMs > 0 && !(await pause(faults.endDelayMs, signal))) return;
   res.end();
 }

@@ -8,6 +8,11 @@ export interface Faults {
   frameDelayMs: number;
   /** An event stream's headers go out at once, its first frame this much later (as a model that thinks first). */
   firstFrameDelayMs: number;
+  /**
+   * An event stream's end of body comes this much after its last frame (as when the provider's
+   * last chunk and the body's terminator travel apart).
+   */
+  endDelayMs: number;
   /** Destroy the socket after this many SSE frames; 0 destroys it before any byte. */
   resetAfterFrames: number | undefined;
   midstreamError: boolean;
@@ -36,6 +41,7 @@ export function parseFaults(headers: IncomingHttpHeaders): Faults {
     firstByteDelayMs: count(headers, "x-mock-first-byte-delay-ms") ?? 0,
     frameDelayMs: count(headers, "x-mock-frame-delay-ms") ?? 0,
     firstFrameDelayMs: count(headers, "x-mock-first-frame-delay-ms") ?? 0,
+    endDelayMs: count(headers, "x-mock-end-delay-ms") ?? 0,
     resetAfterFrames: count(headers, "x-mock-reset-after-frames"),
     midstreamError: flag(headers, "x-mock-midstream-error"),
   };

@@ -9,6 +9,8 @@ import { controlPlaneClient, type Json } from "../harness.ts";
 import { type AppProcess, freePort, infra, startApp } from "./processes.ts";
 
 export const operatorToken = "e2e-operator-token-0123456789";
+/** The operator's provider-B key, which pays for `/v1/responses`. */
+const responsesKey = "sk-operator-e2e-responses";
 const listening = /"message":"listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
 const consuming = /"message":"consuming"/;
 
@@ -48,6 +50,7 @@ export async function startStandaloneDeployment(): Promise<Deployment> {
       GATEWAY_OPERATOR_TOKEN: operatorToken,
       GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
       GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+      GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
     },
     listening,
   );
@@ -103,6 +106,7 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     GATEWAY_CURSOR_SECRET: `e2e-cursor-secret-${run}`,
     GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
     GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+    GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
     GATEWAY_DRAIN_TIMEOUT_MS: "5000",
     PORT: "0",
   };

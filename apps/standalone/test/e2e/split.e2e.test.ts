@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
+import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { infra } from "./processes.ts";
 import { createTestOrg, deploymentScenarios, type TestOrg } from "./scenarios.ts";
 import { chatBody, gatewayCall, sleep, steadyTraffic, within } from "./traffic.ts";
@@ -29,6 +30,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   afterAll(() => d?.close(), 120_000);
 
   deploymentScenarios(() => d, "split");
+  hangUpScenarios(() => d, "split");
 
   describe("faults", () => {
     let org: TestOrg;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
+import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { deploymentScenarios } from "./scenarios.ts";
 
 // The default deployment, started as a user starts it; the same scenarios as split.e2e.test.ts.
@@ -10,4 +11,5 @@ describe("end to end: standalone process", () => {
   }, 90_000);
   afterAll(() => d?.close());
   deploymentScenarios(() => d, "standalone");
+  hangUpScenarios(() => d, "standalone");
 });

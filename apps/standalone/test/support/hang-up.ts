@@ -1,0 +1,51 @@
+import { request } from "node:http";
+
+/** What a client that hung up at a stream's terminal event had received. */
+export interface HungUp {
+  requestId: string;
+  status: number;
+  /** Every byte of the body the client read before it closed the connection. */
+  text: string;
+  /** Whether the terminal event was among them (false: the stream ended before it). */
+  sawTerminal: boolean;
+}
+
+/**
+ * Streams `body` to `url` and closes the connection the moment the received text holds
+ * `terminal` (`data: [DONE]`, `event: message_stop`, `event: response.completed`), as the SDKs
+ * and coding agents do, without waiting for the end of the body.
+ */
+export function hangUpAtTerminal(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  terminal: string,
+): Promise<HungUp> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { "content-type": "application/json", ...headers } });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      let text = "";
+      const done = (sawTerminal: boolean) => {
+        res.removeAllListeners("data");
+        resolve({
+          requestId: String(res.headers["x-gateway-request-id"]),
+          status: res.statusCode ?? 0,
+          text,
+          sawTerminal,
+        });
+      };
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+        if (text.includes(terminal)) {
+          req.destroy();
+          done(true);
+        }
+      });
+      res.on("end", () => done(false));
+      res.on("error", () => {});
+    });
+    req.end(body);
+  });
+}
