@@ -1,5 +1,6 @@
 import { createLogger } from "@gateway/contracts";
 import { firstStartBanner } from "@gateway/control-plane";
+import { DataDirInUseError } from "./data-dir-lock.ts";
 import { parseEnv } from "./env.ts";
 import { startStandalone } from "./standalone.ts";
 
@@ -13,7 +14,21 @@ try {
   process.exit(1);
 }
 
-const app = await startStandalone(env, { log, credentials: (name) => process.env[name] });
+const app = await startStandalone(env, { log, credentials: (name) => process.env[name] }).catch(
+  (error: unknown) => {
+    // A data dir in use or a port taken: said plainly, the data dir left untouched. Anything
+    // else is unexpected and goes up with its stack.
+    const inUse =
+      error instanceof DataDirInUseError
+        ? error.message
+        : (error as NodeJS.ErrnoException).code === "EADDRINUSE"
+          ? `Port ${env.PORT} on ${env.HOST} is already in use: stop what listens there, or set PORT.`
+          : null;
+    if (!inUse) throw error;
+    process.stderr.write(`${inUse}\n`);
+    process.exit(1);
+  },
+);
 log.info("listening", { url: app.url, data_dir: env.GATEWAY_DATA_DIR });
 // Printed once, here, and never stored: only the key's hash is kept.
 if (app.firstStart) process.stdout.write(firstStartBanner(app.firstStart));

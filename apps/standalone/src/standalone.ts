@@ -1,8 +1,14 @@
-import { createServer, type Server } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
-import { createInProcessBus, type EventBus } from "@gateway/bus";
+import { createInProcessBus, type EventBus, openJournal } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createLogger, type Logger } from "@gateway/contracts";
@@ -18,6 +24,7 @@ import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { getRequestListener } from "@hono/node-server";
+import { lockDataDir } from "./data-dir-lock.ts";
 import type { StandaloneEnv } from "./env.ts";
 
 export interface Standalone {
@@ -50,6 +57,60 @@ export async function startStandalone(
 ): Promise<Standalone> {
   const log = options.log ?? createLogger("standalone");
   const dataDir = resolve(env.GATEWAY_DATA_DIR);
+  // Taken before anything in the data dir is opened: a second process on it is refused here, and
+  // one that cannot have the port fails next, before it has touched the database.
+  const lock = lockDataDir(dataDir);
+  if (lock.stale) log.warn("the last process on this data dir did not stop cleanly", { pid: lock.stale.pid });
+  let serve: RequestListener = answerStarting;
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => serve(req, res));
+  try {
+    await new Promise<void>((ready, failed) => {
+      server.once("error", failed);
+      server.listen(env.PORT, env.HOST, () => ready());
+    });
+    const apps = await startApps(env, dataDir, log, options);
+    serve = apps.serve;
+    const { port } = server.address() as AddressInfo;
+    const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+    let stopping: Promise<void> | null = null;
+    const stop = async () => {
+      await stopServing(server, apps.gateway, env.GATEWAY_DRAIN_TIMEOUT_MS, log);
+      await apps.close();
+      lock.release();
+    };
+    return {
+      url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
+      server,
+      internals: apps.internals,
+      cache: apps.cache,
+      firstStart: apps.firstStart,
+      stop: () => {
+        stopping ??= stop();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    server.close();
+    lock.release();
+    throw error;
+  }
+}
+
+/** Until the stores are open every request is asked to come back; the SDKs retry a 503 by themselves. */
+function answerStarting(_req: IncomingMessage, res: ServerResponse) {
+  const body = JSON.stringify({
+    error: { code: "starting", message: "The server is starting; retry in a moment." },
+  });
+  res.writeHead(503, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "retry-after": "1",
+  });
+  res.end(body);
+}
+
+/** Opens the stores in the data dir and starts every app on them. */
+async function startApps(env: StandaloneEnv, dataDir: string, log: Logger, options: StandaloneOptions) {
   const store = await openDb(
     env.GATEWAY_DATABASE_URL
       ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
@@ -74,6 +135,9 @@ export async function startStandalone(
           typeof event === "object" && event !== null && "request_id" in event ? event.request_id : null,
         error: String(error),
       }),
+    journal: openJournal(join(dataDir, "journal"), {
+      onError: (message, error) => log.error(message, { error: String(error) }),
+    }),
   });
   const blobs = createFsBlobStore(join(dataDir, "blobs"));
   const sync = configSync(cache);
@@ -91,6 +155,9 @@ export async function startStandalone(
 
   await startCaptureWriter({ db, blobs, bus, log });
   await startCostingWorker({ db, bus, jobs, log });
+  // Calls a killed process had answered but not yet stored: their consumers are listening now.
+  const replayed = bus.replayJournal();
+  if (replayed > 0) log.info("journal: events of the last process published again", { events: replayed });
   const gateway = createGateway({
     cache,
     bus,
@@ -99,39 +166,26 @@ export async function startStandalone(
     credentials: options.credentials ?? (() => undefined),
   });
   const controlPlane = getRequestListener(createControlPlaneApp(services).fetch);
-
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const serve: RequestListener = (req, res) => {
     if (isGatewayPath(req.url ?? "/")) gateway.handle(req, res);
     else void controlPlane(req, res);
-  });
-  await new Promise<void>((ready, failed) => {
-    server.once("error", failed);
-    server.listen(env.PORT, env.HOST, () => ready());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
-
-  let stopping: Promise<void> | null = null;
-  async function stop() {
-    await stopServing(server, gateway, env.GATEWAY_DRAIN_TIMEOUT_MS, log);
-    await bus.flush();
-    await bus.close();
-    await jobs.idle();
-    await jobs.close();
-    await gateway.close();
-    await cache.close();
-    await store.close();
-  }
+  };
 
   return {
-    url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
-    server,
-    internals: { db, bus, jobs },
+    serve,
+    gateway,
     cache,
     firstStart,
-    stop: () => {
-      stopping ??= stop();
-      return stopping;
+    internals: { db, bus, jobs } as Standalone["internals"],
+    /** After the gateway has drained: hands every event on, then closes the stores. */
+    async close() {
+      await bus.flush();
+      await bus.close();
+      await jobs.idle();
+      await jobs.close();
+      await gateway.close();
+      await cache.close();
+      await store.close();
     },
   };
 }

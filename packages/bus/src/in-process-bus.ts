@@ -1,11 +1,14 @@
 import { deliver } from "./deliver.ts";
 import type { EventBus, Subscription } from "./event-bus.ts";
+import type { OpenedJournal } from "./journal.ts";
 
 const maxBatch = 512;
 
 interface GroupQueue {
   subscription: Subscription;
   pending: unknown[];
+  /** The journal's number for each pending event, in step with `pending`. */
+  seqs: number[];
   draining: Promise<void> | null;
   lingering: NodeJS.Timeout | null;
 }
@@ -25,14 +28,28 @@ export interface InProcessBusOptions {
   onDeadLetter?: (group: string, event: unknown, error: unknown) => void;
   /** Wait before delivering a failed batch again. */
   retryDelayMs?: number;
+  /**
+   * Every event is written here before `publish` returns and leaves once each group has handled
+   * it; what an earlier process left is published again by `replayJournal`.
+   */
+  journal?: OpenedJournal;
+}
+
+export interface InProcessBus extends EventBus {
+  /**
+   * Publishes again what the journal held from an earlier process, then drops its old segments.
+   * Call it once every consumer has subscribed: an event with no subscriber goes nowhere.
+   */
+  replayJournal(): number;
 }
 
 /**
  * The embedded bus: the same contract as Kafka, within one process. Events are delivered on a
  * later tick, never inside `publish`, so a slow consumer never delays the response path.
  */
-export function createInProcessBus(options: InProcessBusOptions = {}): EventBus {
+export function createInProcessBus(options: InProcessBusOptions = {}): InProcessBus {
   const groupsByTopic = new Map<string, GroupQueue[]>();
+  const journal = options.journal?.journal;
   const lingerMs = options.lingerMs ?? 0;
   const retryDelayMs = options.retryDelayMs ?? 200;
   let closed = false;
@@ -61,24 +78,47 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
           keepGoing: async () => !closed,
         });
         queue.pending.splice(0, done);
+        queue.seqs.splice(0, done);
+        settleJournal();
       }
       queue.draining = null;
     });
   }
 
+  /** The journal keeps what some group has yet to handle. */
+  function settleJournal() {
+    if (!journal) return;
+    let below = journal.next;
+    for (const queues of groupsByTopic.values())
+      for (const queue of queues) if (queue.seqs.length > 0) below = Math.min(below, queue.seqs[0]!);
+    journal.settle(below);
+  }
+
+  function publish(topic: string, key: string, payload: unknown) {
+    const queues = groupsByTopic.get(topic);
+    if (!queues) return;
+    const seq = journal ? journal.append({ topic, key, value: JSON.stringify(payload) }) : 0;
+    for (const queue of queues) {
+      queue.pending.push(payload);
+      queue.seqs.push(seq);
+      schedule(queue);
+    }
+  }
+
   return {
-    publish(topic, _key, payload) {
-      for (const queue of groupsByTopic.get(topic) ?? []) {
-        queue.pending.push(payload);
-        schedule(queue);
-      }
+    publish,
+    replayJournal() {
+      const leftover = options.journal?.leftover.splice(0) ?? [];
+      for (const record of leftover) publish(record.topic, record.key, JSON.parse(record.value));
+      options.journal?.dropLeftover();
+      return leftover.length;
     },
     async subscribe(subscription) {
       const queues = groupsByTopic.get(subscription.topic) ?? [];
       if (queues.some((q) => q.subscription.group === subscription.group)) {
         throw new Error(`group ${subscription.group} already subscribed to ${subscription.topic}`);
       }
-      queues.push({ subscription, pending: [], draining: null, lingering: null });
+      queues.push({ subscription, pending: [], seqs: [], draining: null, lingering: null });
       groupsByTopic.set(subscription.topic, queues);
     },
     async flush() {
@@ -94,6 +134,9 @@ export function createInProcessBus(options: InProcessBusOptions = {}): EventBus 
       const queues = [...groupsByTopic.values()].flat();
       for (const queue of queues) if (queue.lingering) clearTimeout(queue.lingering);
       await Promise.all(queues.map((q) => q.draining));
+      // what no group handled stays in the journal for the next start
+      settleJournal();
+      journal?.close();
     },
   };
 }

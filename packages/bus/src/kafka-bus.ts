@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
 import { Kafka, logLevel, type Producer } from "kafkajs";
 import type { EventBus } from "./event-bus.ts";
+import { type Journal, openJournal } from "./journal.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
@@ -8,7 +10,11 @@ import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
-  /** Where events wait on local disk while the broker is away; one directory per process. */
+  /**
+   * Where events wait on local disk while the broker is away, one directory per process. Its
+   * `journal/` holds every event from `publish` until the broker (or the spool) has it, so that
+   * a process killed outright loses none: the next process on the directory sends them again.
+   */
   spoolDir: string;
   log: Logger;
   /** Partitions of a topic this bus creates (it creates the topics it uses when they are missing). */
@@ -89,6 +95,10 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     },
   });
   const spool: Spool = await openSpool(options.spoolDir);
+  const opened = openJournal(join(options.spoolDir, "journal"), {
+    onError: (message, error) => log.error(message, { error: String(error) }),
+  });
+  const journal: Journal = opened.journal;
   const partitions = sendPartitioner();
   const producer: Producer = kafka.producer({
     createPartitioner: partitions.createPartitioner,
@@ -98,7 +108,8 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const consumers: { close(): Promise<void> }[] = [];
   const readyTopics = new Set<string>();
 
-  const memory: SpoolRecord[] = [];
+  /** Events not yet with the broker nor in the spool, oldest first, each with its journal number. */
+  const memory: (SpoolRecord & { seq: number })[] = [];
   let connected = false;
   let down = false;
   let closed = false;
@@ -182,7 +193,13 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     const records = memory.slice();
     await spool.append(records);
     // publish only ever adds at the end, so these are still the first ones
-    memory.splice(0, records.length);
+    forget(records.length);
+  }
+
+  /** The first `count` events in memory are with the broker or in the spool. */
+  function forget(count: number) {
+    memory.splice(0, count);
+    journal.settle(memory[0]?.seq ?? journal.next);
   }
 
   function wentDown() {
@@ -239,7 +256,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         await spool.append(batch);
         wentDown();
       }
-      memory.splice(0, batch.length);
+      forget(batch.length);
       // Less than a full batch left: it waits for the linger (see `kick`), to gather more. After a
       // failed send the loop goes on instead, and puts the rest on disk at once.
       if (delivered && sendEnd(memory, 0, maxMessageBytes) === memory.length) return;
@@ -276,11 +293,17 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       log.error("event larger than the broker's message limit; dropped", { topic, key, bytes: value.length });
       return;
     }
-    memory.push({ topic, key, value });
+    const record = { topic, key, value };
+    memory.push({ ...record, seq: journal.append(record) });
     scheduleKick();
   }
 
-  // drain what an earlier process left behind
+  // Send again what an earlier process had published but not handed on (journaled anew first),
+  // and drain what it left in the spool.
+  for (const record of opened.leftover) enqueue(record.topic, record.key, record.value);
+  opened.dropLeftover();
+  if (opened.leftover.length > 0)
+    log.info("kafka journal: events of the last process sent again", { events: opened.leftover.length });
   if (spool.pending()) kick();
 
   return {
@@ -337,6 +360,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       if (running) await running;
       // whatever did not reach the broker waits on disk for the next start
       await spoolMemory();
+      journal.close();
       await Promise.all(consumers.map((c) => c.close()));
       await producer.disconnect().catch(() => {});
     },

@@ -52,7 +52,7 @@ export async function openSpool(dir: string): Promise<Spool> {
         writing = next++;
         segments.push(writing);
       }
-      const lines = records.map((r) => `${JSON.stringify({ t: r.topic, k: r.key })}\t${r.value}\n`);
+      const lines = records.map(recordLine);
       try {
         await appendFile(join(dir, names(writing)), lines.join(""), { mode: 0o600 });
       } catch (error) {
@@ -75,16 +75,7 @@ export async function openSpool(dir: string): Promise<Spool> {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
         text = "";
       }
-      const records: SpoolRecord[] = [];
-      const lines = text.split("\n");
-      // every append ends its lines with "\n": what follows the last one is "" or a torn line
-      let skipped = lines.pop() ? 1 : 0;
-      for (const line of lines) {
-        const record = parseLine(line);
-        if (record) records.push(record);
-        else skipped++;
-      }
-      return { name, records, skipped };
+      return { name, ...parseSegment(text) };
     },
     async remove(name) {
       const seq = Number(segmentPattern.exec(name)?.[1]);
@@ -93,6 +84,28 @@ export async function openSpool(dir: string): Promise<Spool> {
       await unlink(join(dir, name)).catch(() => {});
     },
   };
+}
+
+/** A record as one line of a spool or journal segment. */
+export function recordLine(record: SpoolRecord): string {
+  return `${JSON.stringify({ t: record.topic, k: record.key })}\t${record.value}\n`;
+}
+
+/**
+ * The records of a segment's text; a line that cannot be read (a torn last line left by a crash
+ * mid-write, or one torn by a failed append) is skipped and counted.
+ */
+export function parseSegment(text: string): { records: SpoolRecord[]; skipped: number } {
+  const records: SpoolRecord[] = [];
+  const lines = text.split("\n");
+  // every append ends its lines with "\n": what follows the last one is "" or a torn line
+  let skipped = lines.pop() ? 1 : 0;
+  for (const line of lines) {
+    const record = parseLine(line);
+    if (record) records.push(record);
+    else skipped++;
+  }
+  return { records, skipped };
 }
 
 /** A spool line's record, or null when the line is not one whole record. */

@@ -26,7 +26,10 @@ export function hangUpAtTerminal(
     req.on("error", reject);
     req.on("response", (res) => {
       let text = "";
+      let settled = false;
       const done = (sawTerminal: boolean) => {
+        if (settled) return;
+        settled = true;
         res.removeAllListeners("data");
         resolve({
           requestId: String(res.headers["x-gateway-request-id"]),
@@ -45,6 +48,13 @@ export function hangUpAtTerminal(
       });
       res.on("end", () => done(false));
       res.on("error", () => {});
+      // the server went away before the body ended
+      res.on("close", () => {
+        if (!settled && !res.complete) {
+          settled = true;
+          reject(new Error(`connection closed after ${text.length} characters`));
+        }
+      });
     });
     req.end(body);
   });

@@ -18,7 +18,8 @@ export function tempDirs(prefix: string): () => Promise<string> {
 
 /** Every event line in a spool directory's segment files. */
 export async function spooledLines(dir: string): Promise<string[]> {
-  const files = await readdir(dir);
+  // the spool's segments, not the journal beside them
+  const files = (await readdir(dir)).filter((f) => f.startsWith("seg-"));
   return (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8"))))
     .join("")
     .split("\n")

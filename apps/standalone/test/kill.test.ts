@@ -1,0 +1,174 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type MockProviders, startMockProviders } from "@gateway/testkit";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppProcess, freePort, startApp } from "./e2e/processes.ts";
+import { eventually } from "./harness.ts";
+import { answeredTraffic } from "./support/answered-traffic.ts";
+import { hangUpAtTerminal } from "./support/hang-up.ts";
+
+const listening = /"message":"listening"/;
+const kills = 3;
+
+/**
+ * The one-process deployment killed the way hosts kill processes (SIGKILL: an OOM kill, `docker
+ * kill`) under traffic, again and again on one data dir: the database opens after every kill,
+ * and no call whose client had its answer is lost or recorded twice.
+ */
+describe("the standalone process, killed", () => {
+  let mocks: MockProviders;
+  let dataDir: string;
+  let port: number;
+  let server: AppProcess;
+  let apiKey: string;
+  let orgId: string;
+
+  const start = async (extra: Record<string, string> = {}) =>
+    (
+      await startApp(
+        "standalone",
+        "apps/standalone/src/main.ts",
+        {
+          PORT: String(port),
+          GATEWAY_DATA_DIR: dataDir,
+          GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
+          GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+          GATEWAY_DRAIN_TIMEOUT_MS: "20000",
+          ...extra,
+        },
+        listening,
+      )
+    ).app;
+  const url = () => `http://127.0.0.1:${port}`;
+  const get = async (path: string) => {
+    const res = await request(url() + path, { headers: { authorization: `Bearer ${apiKey}` } });
+    const text = await res.body.text();
+    return { status: res.statusCode, json: text ? JSON.parse(text) : null };
+  };
+
+  beforeAll(async () => {
+    mocks = await startMockProviders();
+    dataDir = await mkdtemp(join(tmpdir(), "gw-kill-"));
+    port = await freePort();
+    server = await start();
+    apiKey = await eventually(async () => /api key: (sk_\w+)/.exec(server.output())?.[1]);
+    orgId = /org id: {2}(org_\w+)/.exec(server.output())![1]!;
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await mocks?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("refuses a second process on the same data dir, and leaves the first one serving", async () => {
+    for (const env of [{ PORT: "0" }, {}]) {
+      // a free port, then the port the first one holds: the lock refuses both before anything opens
+      const second = await startApp(
+        "second",
+        "apps/standalone/src/main.ts",
+        {
+          PORT: env.PORT ?? String(port),
+          GATEWAY_DATA_DIR: dataDir,
+        },
+        /never/,
+        30_000,
+      ).catch((error: Error) => error);
+      expect(second).toBeInstanceOf(Error);
+      expect(String(second)).toContain(`is in use by process ${server.child.pid}`);
+    }
+    const res = await get("/admin/v1/orgs/" + orgId + "/projects/default");
+    expect(res.status).toBe(200);
+  }, 90_000);
+
+  it(`loses no answered call over ${kills} SIGKILLs under traffic, and records none twice`, async () => {
+    const traffic = answeredTraffic(url, apiKey);
+    let restarts = 0;
+    for (let k = 0; k < kills; k++) {
+      await new Promise((r) => setTimeout(r, 400 + Math.random() * 1200));
+      server.child.kill("SIGKILL");
+      await server.exited;
+      // the database must open again, on the same data dir, at once
+      server = await start();
+      expect(server.output()).toContain("did not stop cleanly");
+      restarts++;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    await traffic.stop();
+    const answered = traffic.answered;
+    expect(answered.length).toBeGreaterThan(50);
+
+    const project = (await get(`/admin/v1/orgs/${orgId}/projects/default`)).json.id as string;
+    const lost = async () => {
+      const missing: string[] = [];
+      for (const id of answered) {
+        const [capture, cost] = await Promise.all([
+          get(`/customer/v1/orgs/${orgId}/projects/${project}/captures/${id}`),
+          get(`/admin/v1/orgs/${orgId}/calls/${id}/cost`),
+        ]);
+        if (capture.status !== 200 || cost.status !== 200) missing.push(id);
+      }
+      return missing;
+    };
+    const missing = await eventually(async () => {
+      const m = await lost();
+      return m.length === 0 ? m : undefined;
+    }, 30_000).catch(() => lost());
+
+    // Exactly one capture per call: the list holds each request id once, and the data dir one
+    // object per listed capture (no torn or orphaned object left behind).
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await get(
+        `/customer/v1/orgs/${orgId}/projects/${project}/captures?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      listed.push(...page.json.captures.map((c: { request_id: string }) => c.request_id));
+      cursor = page.json.cursor;
+    } while (cursor);
+    const objects = (await readdir(join(dataDir, "blobs"), { recursive: true })).filter((f) =>
+      f.endsWith(".jsonl"),
+    );
+    console.log(
+      `SIGKILL under traffic: ${restarts} kills, ${answered.length} calls answered, ` +
+        `${answered.length - missing.length} recorded, ${missing.length} lost; ${traffic.failed} attempts not answered (cut off, or refused while restarting); ` +
+        `${listed.length} captures listed, ${new Set(listed).size} distinct, ${objects.length} objects on disk`,
+    );
+    expect(missing).toEqual([]);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(objects.length).toBe(listed.length);
+  }, 180_000);
+
+  it("on SIGTERM with streams in flight, answers them all and exits with nothing left in flight", async () => {
+    const headers = {
+      authorization: `Bearer ${apiKey}`,
+      "x-gateway-upstream-key": "sk-upstream-kill",
+      "x-mock-frame-delay-ms": "40",
+      "x-mock-end-delay-ms": "2",
+    };
+    const body = JSON.stringify({
+      model: "gpt-5.4-mini",
+      stream: true,
+      messages: [{ role: "user", content: "t" }],
+    });
+    // half the clients hang up at [DONE], as openai-python does, the other half read to the end
+    const streams = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0
+        ? hangUpAtTerminal(`${url()}/v1/chat/completions`, headers, body, "data: [DONE]").then(
+            (r) => r.sawTerminal,
+          )
+        : request(`${url()}/v1/chat/completions`, { method: "POST", headers, body }).then(async (r) =>
+            (await r.body.text()).trimEnd().endsWith("data: [DONE]"),
+          ),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    server.child.kill("SIGTERM");
+    expect(await Promise.all(streams)).toEqual(Array(20).fill(true));
+    expect(await server.exited).toBe(0);
+    expect(server.output()).not.toContain("drain deadline passed");
+    // a clean stop leaves the data dir free and its journal empty
+    expect(await readdir(dataDir)).not.toContain("gateway.pid");
+    expect(await readdir(join(dataDir, "journal"))).toEqual([]);
+  }, 60_000);
+});

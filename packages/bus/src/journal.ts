@@ -1,0 +1,147 @@
+import {
+  closeSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { parseSegment, recordLine, type SpoolRecord } from "./spool.ts";
+
+/**
+ * A write-ahead log of the events a process publishes, so that a process killed outright (an
+ * OOM kill, `docker kill`) loses none it had published: each event is written here before
+ * `publish` returns, and the next process on the same directory publishes again whatever the
+ * last one had not handed on. The write is a plain write (no fsync), into the page cache: it
+ * outlives the process, not the machine.
+ */
+export interface Journal {
+  /**
+   * Writes one record and returns its sequence number. Never throws: a record that could not be
+   * written (a full disk) is reported through `onError` and gets the number the next one will
+   * have, so that settling never passes it.
+   */
+  append(record: SpoolRecord): number;
+  /** The sequence number of the next record. */
+  readonly next: number;
+  /** Every record numbered below `seq` has been handed on (delivered, or in the spool): it may go. */
+  settle(seq: number): void;
+  /** Closes the journal; a journal whose records were all handed on leaves nothing behind. */
+  close(): void;
+}
+
+export interface OpenedJournal {
+  journal: Journal;
+  /** What the last process wrote and may not have handed on, oldest first. */
+  leftover: SpoolRecord[];
+  /** Deletes the leftover's segments, once their records are published (and journaled) again. */
+  dropLeftover(): void;
+}
+
+export interface JournalOptions {
+  /** A segment is closed past this size and deleted once all its records are handed on. */
+  segmentBytes?: number;
+  onError(message: string, error: unknown): void;
+}
+
+const segmentPattern = /^journal-(\d{12})\.log$/;
+const segmentName = (n: number) => `journal-${String(n).padStart(12, "0")}.log`;
+
+/**
+ * Opens the journal in `dir` (one directory per process), reading what an earlier process left.
+ * Under steady traffic the segment being written is emptied in place whenever everything in it
+ * has been handed on (a truncate, not a new file: creating and deleting files at the rate of
+ * calls slows every file create on ext4), and segments roll only while events back up.
+ * At most one segment's worth of records may be published twice after a kill; consumers are
+ * idempotent by request id.
+ */
+export function openJournal(dir: string, options: JournalOptions): OpenedJournal {
+  const segmentBytes = options.segmentBytes ?? 8 * 1024 * 1024;
+  // owner only: records hold captured prompts and responses
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const found = readdirSync(dir)
+    .map((name) => segmentPattern.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b);
+  const leftover: SpoolRecord[] = [];
+  for (const n of found) {
+    const { records, skipped } = parseSegment(readFileSync(join(dir, segmentName(n)), "utf8"));
+    if (skipped > 0) options.onError(`journal ${segmentName(n)}: ${skipped} torn line(s) skipped`, null);
+    leftover.push(...records);
+  }
+
+  let segment = (found.at(-1) ?? 0) + 1;
+  let fd: number | null = null;
+  let bytes = 0;
+  let next = 0;
+  /** Segments rolled while their records were not all handed on, with the last number in each. */
+  const rolled: { name: string; last: number }[] = [];
+
+  function remove(name: string) {
+    try {
+      unlinkSync(join(dir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        options.onError(`journal: cannot delete ${name}`, error);
+    }
+  }
+
+  /** Closes the segment being written; it goes once every record up to `last` is handed on. */
+  function roll(last: number) {
+    if (fd !== null) closeSync(fd);
+    rolled.push({ name: segmentName(segment), last });
+    segment++;
+    fd = null;
+    bytes = 0;
+  }
+
+  const journal: Journal = {
+    append(record) {
+      const line = Buffer.from(recordLine(record));
+      try {
+        fd ??= openSync(join(dir, segmentName(segment)), "a", 0o600);
+        for (let at = 0; at < line.length; ) at += writeSync(fd, line, at);
+      } catch (error) {
+        options.onError("journal: write failed; this event is not protected against a kill", error);
+        // A torn line must stay the last of its segment, not run into the next record.
+        if (fd !== null) roll(next - 1);
+        return next;
+      }
+      bytes += line.length;
+      const seq = next++;
+      if (bytes >= segmentBytes) roll(seq);
+      return seq;
+    },
+    get next() {
+      return next;
+    },
+    settle(seq) {
+      while (rolled.length > 0 && rolled[0]!.last < seq) remove(rolled.shift()!.name);
+      if (fd !== null && bytes > 0 && seq >= next) {
+        try {
+          ftruncateSync(fd);
+          bytes = 0;
+        } catch (error) {
+          options.onError("journal: truncate failed", error);
+        }
+      }
+    },
+    close() {
+      if (fd === null) return;
+      closeSync(fd);
+      fd = null;
+      if (bytes === 0) remove(segmentName(segment));
+    },
+  };
+  return {
+    journal,
+    leftover,
+    dropLeftover() {
+      for (const n of found) remove(segmentName(n));
+    },
+  };
+}
