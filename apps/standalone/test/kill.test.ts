@@ -78,7 +78,7 @@ describe("the standalone process, killed", () => {
       expect(second).toBeInstanceOf(Error);
       expect(String(second)).toContain(`is in use by process ${server.child.pid}`);
     }
-    const res = await get("/admin/v1/orgs/" + orgId + "/projects/default");
+    const res = await get(`/admin/v1/orgs/${orgId}/projects/default`);
     expect(res.status).toBe(200);
   }, 90_000);
 

@@ -31,6 +31,8 @@ export interface SplitDeployment extends Deployment {
   dumpLogs(): void;
   /** Starts the capture writer again after a test stopped it. */
   restartCaptureWriter(): Promise<void>;
+  /** Starts gateway 1 again after a test stopped it: same port, same spool (and journal) dir. */
+  restartGateway1(): Promise<void>;
   /** The deployment's own Kafka broker and Redis server, which the fault tests stop and start. */
   engines: { kafkaEnv: Record<string, string>; redisEnv: Record<string, string> };
   env: Record<string, string>;
@@ -112,11 +114,16 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
   };
   // the control plane migrates the database, so it starts first
   const cp = await startApp("control-plane", "apps/control-plane/src/main.ts", env, listening);
-  const gateway = (n: number) =>
+  const gateway = (n: number, port = "0") =>
     startApp(
       `gateway-${n}`,
       "apps/gateway/src/main.ts",
-      { ...env, GATEWAY_SPOOL_DIR: join(work, `spool-${n}`), GATEWAY_INSTANCE_ID: `gateway-${n}` },
+      {
+        ...env,
+        PORT: port,
+        GATEWAY_SPOOL_DIR: join(work, `spool-${n}`),
+        GATEWAY_INSTANCE_ID: `gateway-${n}`,
+      },
       listening,
     );
   const captureWriter = () =>
@@ -150,6 +157,9 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     },
     async restartCaptureWriter() {
       apps.captureWriter = await captureWriter();
+    },
+    async restartGateway1() {
+      apps.gateway1 = (await gateway(1, new URL(g1.match[1]!).port)).app;
     },
     async close() {
       await Promise.all(Object.values(apps).map((a) => a.stop()));

@@ -2,8 +2,8 @@ import { beforeAll, expect, it } from "vitest";
 import { hangUpAtTerminal } from "../support/hang-up.ts";
 import { usageSeen } from "../support/usage-seen.ts";
 import type { Deployment } from "./deployments.ts";
+import { expectEveryCallRecorded, type MadeCall } from "./recorded.ts";
 import { createTestOrg, type TestOrg } from "./scenarios.ts";
-import { within } from "./traffic.ts";
 
 /** The mock's end of body comes this long after the terminal event the client hangs up at. */
 const endDelaysMs = [0, 2, 200];
@@ -64,7 +64,7 @@ export function hangUpScenarios(get: () => Deployment, label: string): void {
 
   it("records every stream whose client hung up at its terminal event, with the usage it got", async () => {
     const d = get();
-    const made: { requestId: string; prompt: number; output: number }[] = [];
+    const made: MadeCall[] = [];
     let n = 0;
     for (const delay of endDelaysMs) {
       for (const stream of streams) {
@@ -96,67 +96,10 @@ export function hangUpScenarios(get: () => Deployment, label: string): void {
       }
     }
 
-    // The usage summary of the workload: every call, with exactly the tokens the clients saw.
-    const project = `/admin/v1/orgs/${org.orgId}/projects/${org.projectId}`;
-    const expected = {
-      requests: made.length,
-      prompt: made.reduce((s, m) => s + m.prompt, 0),
-      output: made.reduce((s, m) => s + m.output, 0),
-    };
-    const summary = await within(
-      15_000,
-      async () => {
-        const res = await d.cp(
-          "GET",
-          `${project}/usage-summary?window=1h&group_by=workload`,
-          undefined,
-          org.apiKey,
-        );
-        const group = res.json.groups.find((g: { workload_id: string }) => g.workload_id === workloadId);
-        return group?.requests === made.length ? group : undefined;
-      },
-      200,
-    );
-    expect({
-      requests: summary.requests,
-      prompt: summary.input_tokens + summary.cache_read_input_tokens + summary.cache_creation_input_tokens,
-      output: summary.output_tokens,
-    }).toEqual(expected);
-
-    // Exactly one capture per call, each recorded as a complete stream.
-    const captures = `/customer/v1/orgs/${org.orgId}/projects/${org.projectId}/captures`;
-    const outcomes = new Map<string, string>();
-    await within(
-      15_000,
-      async () => {
-        for (const { requestId } of made) {
-          if (outcomes.has(requestId)) continue;
-          const res = await d.cp("GET", `${captures}/${requestId}`, undefined, org.apiKey);
-          if (res.status !== 200) return undefined;
-          outcomes.set(requestId, res.json.stream_outcome);
-        }
-        return true;
-      },
-      200,
-    );
-    const listed: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const page = await d.cp(
-        "GET",
-        `/customer/v1/orgs/${org.orgId}/projects/${org.projectId}/workloads/${workloadId}/captures?${query}`,
-        undefined,
-        org.apiKey,
-      );
-      listed.push(...page.json.captures.map((c: { request_id: string }) => c.request_id));
-      cursor = page.json.cursor;
-    } while (cursor);
-    expect(listed.sort()).toEqual(made.map((m) => m.requestId).sort());
-    expect([...outcomes.values()].filter((o) => o !== "complete")).toEqual([]);
+    const recorded = await expectEveryCallRecorded(d, org, workloadId, made);
     console.log(
-      `hang-up at the terminal event (${label}): ${made.length} streams made, ${outcomes.size} recorded ` +
-        `complete, ${summary.requests} with usage (${expected.prompt} prompt + ${expected.output} output tokens)`,
+      `hang-up at the terminal event (${label}): ${made.length} streams made, ${recorded.complete} recorded ` +
+        `complete, ${recorded.withUsage} with usage (${recorded.prompt} prompt + ${recorded.output} output tokens)`,
     );
   });
 }

@@ -3,9 +3,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answeredTraffic } from "../support/answered-traffic.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { infra } from "./processes.ts";
+import { realClientScenarios } from "./real-clients.ts";
 import { createTestOrg, deploymentScenarios, type TestOrg } from "./scenarios.ts";
 import { chatBody, gatewayCall, sleep, steadyTraffic, within } from "./traffic.ts";
 
@@ -31,6 +33,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
 
   deploymentScenarios(() => d, "split");
   hangUpScenarios(() => d, "split");
+  realClientScenarios(() => d, "split");
 
   describe("faults", () => {
     let org: TestOrg;
@@ -143,6 +146,31 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
         return r.status === 200 ? true : undefined;
       });
     }, 120_000);
+
+    it("loses no answered call when a gateway is SIGKILLed under traffic, again and again", async () => {
+      const gateway = d.gateways[0]!;
+      const traffic = answeredTraffic(() => gateway, org.apiKey);
+      const kills = 3;
+      for (let k = 0; k < kills; k++) {
+        await sleep(800 + Math.random() * 1200);
+        await d.apps.gateway1.stop("SIGKILL");
+        // the same spool dir: the new process sends again what the killed one had not handed on
+        await d.restartGateway1();
+      }
+      await sleep(500);
+      await traffic.stop();
+      const answered = traffic.answered;
+      const { calls, captures } = await allRows(answered, 60_000);
+      console.log(
+        `gateway SIGKILLed ${kills} times under traffic: ${answered.length} calls answered, ` +
+          `${Math.min(calls.distinct, captures.distinct)} recorded, ${answered.length - Math.min(calls.distinct, captures.distinct)} lost, ` +
+          `${captures.n - captures.distinct + calls.n - calls.distinct} duplicated; ${traffic.failed} attempts not answered`,
+      );
+      if (calls.n < answered.length || captures.n < answered.length) d.dumpLogs();
+      expect(answered.length).toBeGreaterThan(50);
+      expect(captures).toEqual({ n: answered.length, distinct: answered.length });
+      expect(calls).toEqual({ n: answered.length, distinct: answered.length });
+    }, 180_000);
 
     it("loses, duplicates and tears no capture when the capture writer is killed under traffic", async () => {
       const traffic = steadyTraffic(d, org.apiKey, 50);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
+import { realClientScenarios } from "./real-clients.ts";
 import { deploymentScenarios } from "./scenarios.ts";
 
 // The default deployment, started as a user starts it; the same scenarios as split.e2e.test.ts.
@@ -12,4 +13,5 @@ describe("end to end: standalone process", () => {
   afterAll(() => d?.close());
   deploymentScenarios(() => d, "standalone");
   hangUpScenarios(() => d, "standalone");
+  realClientScenarios(() => d, "standalone");
 });
