@@ -42,14 +42,24 @@ async function writeObject(blobs: BlobStore, event: CallEvent) {
   if (!envelope) return null;
   const key = captureKey(event);
   await blobs.putIfAbsent(key, envelope);
+  return captureIndexRow(event, key, envelope.length, new Date());
+}
+
+/** The index row of a stored capture, from its event or from the envelope stored at `key`. */
+export function captureIndexRow(
+  capture: Pick<CallEvent, "request_id" | "org_id" | "project_id" | "workload_id" | "api_key_id">,
+  key: string,
+  size: number,
+  uploadedAt: Date,
+): typeof captureIndex.$inferInsert {
   return {
-    requestId: event.request_id,
-    orgId: event.org_id,
-    projectId: event.project_id,
-    workloadId: event.workload_id,
-    apiKeyId: event.api_key_id,
+    requestId: capture.request_id,
+    orgId: capture.org_id,
+    projectId: capture.project_id,
+    workloadId: capture.workload_id,
+    apiKeyId: capture.api_key_id,
     key,
-    size: envelope.length,
-    uploadedAt: new Date(),
+    size,
+    uploadedAt,
   };
 }

@@ -24,8 +24,9 @@ import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { getRequestListener } from "@hono/node-server";
-import { lockDataDir } from "./data-dir-lock.ts";
+import { type LockHolder, lockDataDir } from "./data-dir-lock.ts";
 import type { StandaloneEnv } from "./env.ts";
+import { sweepCaptureFiles } from "./sweep-captures.ts";
 
 export interface Standalone {
   url: string;
@@ -68,7 +69,7 @@ export async function startStandalone(
       server.once("error", failed);
       server.listen(env.PORT, env.HOST, () => ready());
     });
-    const apps = await startApps(env, dataDir, log, options);
+    const apps = await startApps(env, dataDir, log, options, lock.stale ? lockedSince(lock.stale) : null);
     serve = apps.serve;
     const { port } = server.address() as AddressInfo;
     const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
@@ -109,8 +110,23 @@ function answerStarting(_req: IncomingMessage, res: ServerResponse) {
   res.end(body);
 }
 
-/** Opens the stores in the data dir and starts every app on them. */
-async function startApps(env: StandaloneEnv, dataDir: string, log: Logger, options: StandaloneOptions) {
+/** When the process that left a stale lock started; the epoch when its lock does not say. */
+function lockedSince(holder: LockHolder): Date {
+  const started = new Date(holder.started_at);
+  return Number.isNaN(started.getTime()) ? new Date(0) : started;
+}
+
+/**
+ * Opens the stores in the data dir and starts every app on them. `crashedSince` is set after an
+ * unclean stop: the start of the process that died, whose unfinished capture files are swept.
+ */
+async function startApps(
+  env: StandaloneEnv,
+  dataDir: string,
+  log: Logger,
+  options: StandaloneOptions,
+  crashedSince: Date | null,
+) {
   const store = await openDb(
     env.GATEWAY_DATABASE_URL
       ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
@@ -139,7 +155,8 @@ async function startApps(env: StandaloneEnv, dataDir: string, log: Logger, optio
       onError: (message, error) => log.error(message, { error: String(error) }),
     }),
   });
-  const blobs = createFsBlobStore(join(dataDir, "blobs"));
+  const blobsRoot = join(dataDir, "blobs");
+  const blobs = createFsBlobStore(blobsRoot);
   const sync = configSync(cache);
   await sync.syncAll(db);
 
@@ -158,6 +175,11 @@ async function startApps(env: StandaloneEnv, dataDir: string, log: Logger, optio
   // Calls a killed process had answered but not yet stored: their consumers are listening now.
   const replayed = bus.replayJournal();
   if (replayed > 0) log.info("journal: events of the last process published again", { events: replayed });
+  if (crashedSince) {
+    // once the replayed events are stored, what is still unindexed was cut off by the crash
+    await bus.flush();
+    await sweepCaptureFiles(db, blobsRoot, crashedSince, log);
+  }
   const gateway = createGateway({
     cache,
     bus,

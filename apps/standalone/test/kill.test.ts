@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
@@ -139,6 +139,25 @@ describe("the standalone process, killed", () => {
     expect(new Set(listed).size).toBe(listed.length);
     expect(objects.length).toBe(listed.length);
   }, 180_000);
+
+  it("after a kill, deletes a torn capture file and indexes a whole one that has no index row", async () => {
+    const project = (await get(`/admin/v1/orgs/${orgId}/projects/default`)).json.id as string;
+    const [listed] = (await get(`/customer/v1/orgs/${orgId}/projects/${project}/captures?limit=1`)).json
+      .captures;
+    const dir = join(dataDir, "blobs", listed.key.slice(0, listed.key.lastIndexOf("/")));
+    const envelope = await readFile(join(dataDir, "blobs", listed.key), "utf8");
+    // as a kill leaves them: a whole object whose index insert never ran, and an object cut short
+    const whole = `req_${"0".repeat(21)}whole`;
+    const torn = `req_${"0".repeat(22)}torn`;
+    await writeFile(join(dir, `${whole}.jsonl`), envelope.replace(listed.request_id, whole));
+    await writeFile(join(dir, `${torn}.jsonl`), envelope.replace(listed.request_id, torn).slice(0, 200));
+    server.child.kill("SIGKILL");
+    await server.exited;
+    server = await start();
+    expect(server.output()).toContain('"torn":1,"indexed":1');
+    expect((await get(`/customer/v1/orgs/${orgId}/projects/${project}/captures/${whole}`)).status).toBe(200);
+    expect((await readdir(dir)).filter((f) => f.startsWith(torn))).toEqual([]);
+  }, 60_000);
 
   it("on SIGTERM with streams in flight, answers them all and exits with nothing left in flight", async () => {
     const headers = {

@@ -1,3 +1,4 @@
+export * from "./captures.ts";
 export * from "./client.ts";
 export * from "./costing/index.ts";
 export * from "./json-rows.ts";
