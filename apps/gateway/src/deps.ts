@@ -16,6 +16,6 @@ export interface GatewayProcessDeps {
  */
 export async function gatewayDeps(env: GatewayProcessEnv, log: Logger): Promise<GatewayProcessDeps> {
   const cache = await openRedisCache(env, log, "reader");
-  const bus = await openKafkaBus(env, log, env.GATEWAY_INSTANCE_ID ?? `gateway-${process.pid}`);
+  const bus = await openKafkaBus(env, log, "gateway", env.GATEWAY_INSTANCE_ID ?? `gateway-${process.pid}`);
   return { cache, bus };
 }

@@ -72,6 +72,8 @@ export async function forward(
     reading.json?.push(chunk);
     return send(filter ? filter.push(chunk) : chunk);
   };
+  // Set once the upstream's body has ended, whether or not the client was still there for it.
+  let bodyEnded = false;
   // What the response said about usage and ids: read once, before the call is recorded, from
   // whatever arrived (a stream cut short keeps the usage it had already reported).
   let factsRead = false;
@@ -83,7 +85,7 @@ export async function forward(
       call.usage = spec.billable ? facts.usage : null;
       call.upstreamResponseId = facts.responseId;
       if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
-    } else if (reading.json && call.delivered) {
+    } else if (reading.json && bodyEnded) {
       const facts = factsFromJsonBody(format, joined(reading.json));
       call.usage = facts.usage;
       call.upstreamResponseId = facts.responseId;
@@ -95,22 +97,24 @@ export async function forward(
     record();
     endResponse(res, last, callback);
   };
-  // A stream the upstream closed without its terminal event (and without an error event of its
-  // own) did not complete: it ends with an explicit error event, never a clean end.
+  /** The frames that end a broken stream; a reset can cut a frame in half, so that one is closed first. */
+  const errorFrames = (sse: SseFactsTracker, message: string): Buffer =>
+    send(
+      Buffer.from(
+        (needsFrameEnd(sent.last) ? "\n\n" : "") +
+          midStreamErrorFrame(format, message, sse.responseId ?? call.requestId),
+      ),
+    )!;
+  // The upstream's body ended. A stream closed without its terminal event (and without an error
+  // event of its own) did not complete: it ends with an explicit error event, never a clean end.
   const finish = (): Buffer | null => {
+    bodyEnded = true;
+    if (!reading.sse && !res.destroyed) call.delivered = true;
     const rest = send(filter?.flush() ?? null);
     const sse = reading.sse;
     if (!sse || sse.ended || sse.erred || call.outcome !== "complete") return rest;
     call.outcome = "truncated";
-    const frame = Buffer.from(
-      (needsFrameEnd(sent.last) ? "\n\n" : "") +
-        midStreamErrorFrame(
-          format,
-          "The upstream provider ended the stream before it was complete.",
-          sse.responseId ?? call.requestId,
-        ),
-    );
-    send(frame);
+    const frame = errorFrames(sse, "The upstream provider ended the stream before it was complete.");
     return rest ? Buffer.concat([rest, frame]) : frame;
   };
 
@@ -146,16 +150,7 @@ export async function forward(
             if (sent.last === null && !res.writableEnded && !res.destroyed) res.flushHeaders();
           });
         }
-        return responseSink(
-          res,
-          deliver,
-          () => {
-            const rest = finish();
-            if (!reading.sse && !res.destroyed) call.delivered = true;
-            return rest;
-          },
-          endWith,
-        );
+        return responseSink(res, deliver, finish, endWith);
       },
     );
   } catch (error) {
@@ -170,6 +165,11 @@ export async function forward(
     const timedOut = isTimeout(error);
     if (recoverable && !res.headersSent)
       return { kind: "failed_before_first_byte", reason: timedOut ? "timeout" : "error" };
+    if (call.delivered) {
+      // The client has its whole answer; the upstream failed only on the way to its end of body.
+      endWith(null);
+      return { kind: "done" };
+    }
     const message = upstreamFailureMessage(error);
     call.error = { type: timedOut ? "upstream_timeout" : "upstream_unavailable", message };
     call.outcome = "upstream_error";
@@ -187,15 +187,8 @@ export async function forward(
     } else if (reading.sse) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
-      // A reset can cut a frame in half: close it first, so the error event parses on its own.
       call.outcome = "truncated";
-      const frame = send(
-        Buffer.from(
-          (needsFrameEnd(sent.last) ? "\n\n" : "") +
-            midStreamErrorFrame(format, message, reading.sse.responseId ?? call.requestId),
-        ),
-      );
-      endWith(frame);
+      endWith(errorFrames(reading.sse, message));
     } else {
       call.outcome = "truncated";
       res.destroy();

@@ -1,6 +1,6 @@
+import { DirInUseError } from "@gateway/bus";
 import { createLogger } from "@gateway/contracts";
 import { firstStartBanner } from "@gateway/control-plane";
-import { DataDirInUseError } from "./data-dir-lock.ts";
 import { parseEnv } from "./env.ts";
 import { startStandalone } from "./standalone.ts";
 
@@ -19,7 +19,7 @@ const app = await startStandalone(env, { log, credentials: (name) => process.env
     // A data dir in use or a port taken: said plainly, the data dir left untouched. Anything
     // else is unexpected and goes up with its stack.
     const inUse =
-      error instanceof DataDirInUseError
+      error instanceof DirInUseError
         ? error.message
         : (error as NodeJS.ErrnoException).code === "EADDRINUSE"
           ? `Port ${env.PORT} on ${env.HOST} is already in use: stop what listens there, or set PORT.`

@@ -8,7 +8,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
-import { createInProcessBus, type EventBus, openJournal } from "@gateway/bus";
+import { createInProcessBus, type EventBus, type LockHolder, lockDir, openJournal } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createLogger, type Logger } from "@gateway/contracts";
@@ -24,7 +24,6 @@ import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { getRequestListener } from "@hono/node-server";
-import { type LockHolder, lockDataDir } from "./data-dir-lock.ts";
 import type { StandaloneEnv } from "./env.ts";
 import { sweepCaptureFiles } from "./sweep-captures.ts";
 
@@ -60,14 +59,17 @@ export async function startStandalone(
   const dataDir = resolve(env.GATEWAY_DATA_DIR);
   // Taken before anything in the data dir is opened: a second process on it is refused here, and
   // one that cannot have the port fails next, before it has touched the database.
-  const lock = lockDataDir(dataDir);
+  const lock = lockDir(dataDir);
   if (lock.stale) log.warn("the last process on this data dir did not stop cleanly", { pid: lock.stale.pid });
   let serve: RequestListener = answerStarting;
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => serve(req, res));
   try {
     await new Promise<void>((ready, failed) => {
       server.once("error", failed);
-      server.listen(env.PORT, env.HOST, () => ready());
+      server.listen(env.PORT, env.HOST, () => {
+        server.off("error", failed);
+        ready();
+      });
     });
     const apps = await startApps(env, dataDir, log, options, lock.stale ? lockedSince(lock.stale) : null);
     serve = apps.serve;
@@ -178,7 +180,10 @@ async function startApps(
   if (crashedSince) {
     // once the replayed events are stored, what is still unindexed was cut off by the crash
     await bus.flush();
-    await sweepCaptureFiles(db, blobsRoot, crashedSince, log);
+    // best effort: a file it cannot read must not keep the server from starting
+    await sweepCaptureFiles(db, blobsRoot, crashedSince, log).catch((error: unknown) =>
+      log.error("capture sweep failed", { error: String(error) }),
+    );
   }
   const gateway = createGateway({
     cache,

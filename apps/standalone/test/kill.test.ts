@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppProcess, freePort, startApp } from "./e2e/processes.ts";
 import { eventually } from "./harness.ts";
 import { answeredTraffic } from "./support/answered-traffic.ts";
-import { hangUpAtTerminal } from "./support/hang-up.ts";
+import { streamsHalfHangingUp } from "./support/hang-up.ts";
 
 const listening = /"message":"listening"/;
 const kills = 3;
@@ -171,23 +171,15 @@ describe("the standalone process, killed", () => {
       stream: true,
       messages: [{ role: "user", content: "t" }],
     });
-    // half the clients hang up at [DONE], as openai-python does, the other half read to the end
-    const streams = Array.from({ length: 20 }, (_, i) =>
-      i % 2 === 0
-        ? hangUpAtTerminal(`${url()}/v1/chat/completions`, headers, body, "data: [DONE]").then(
-            (r) => r.sawTerminal,
-          )
-        : request(`${url()}/v1/chat/completions`, { method: "POST", headers, body }).then(async (r) =>
-            (await r.body.text()).trimEnd().endsWith("data: [DONE]"),
-          ),
-    );
+    const streams = streamsHalfHangingUp(`${url()}/v1/chat/completions`, headers, body, 20);
+
     await new Promise((r) => setTimeout(r, 100));
     server.child.kill("SIGTERM");
-    expect(await Promise.all(streams)).toEqual(Array(20).fill(true));
+    expect(await streams).toEqual(Array(20).fill(true));
     expect(await server.exited).toBe(0);
     expect(server.output()).not.toContain("drain deadline passed");
     // a clean stop leaves the data dir free and its journal empty
-    expect(await readdir(dataDir)).not.toContain("gateway.pid");
+    expect(await readdir(dataDir)).not.toContain("lock.pid");
     expect(await readdir(join(dataDir, "journal"))).toEqual([]);
   }, 60_000);
 });

@@ -91,6 +91,20 @@ describe("stream edge cases", () => {
     expect(envelope.response_body).toBe(text);
   });
 
+  it("a reset after the terminal event is no failure: the stream ends cleanly, captured as complete", async () => {
+    script = (_req, res) => {
+      res.writeHead(200, sseHead);
+      const frames = [chunk("c4", "All"), usageChunk("c4"), "data: [DONE]"];
+      res.write(`${frames.join("\n\n")}\n\n`, () => setTimeout(() => res.destroy(), 20));
+    };
+    const managed = await managedStream();
+    const text = await managed.text();
+    expect(text).toBe(`${chunk("c4", "All")}\n\ndata: [DONE]\n\n`);
+    const envelope = await captureOf(managed.headers.get("x-gateway-request-id")!);
+    expect(envelope.stream_outcome).toBe("complete");
+    expect(envelope.error).toBeNull();
+  });
+
   it("a reset in the middle of a frame closes the cut frame before the error event", async () => {
     script = (_req, res) => {
       res.writeHead(200, sseHead);

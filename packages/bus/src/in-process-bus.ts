@@ -109,9 +109,21 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     publish,
     replayJournal() {
       const leftover = options.journal?.leftover.splice(0) ?? [];
-      for (const record of leftover) publish(record.topic, record.key, JSON.parse(record.value));
+      let replayed = 0;
+      for (const record of leftover) {
+        // a line whose head survived a host crash but whose payload did not is skipped, not fatal
+        let payload: unknown;
+        try {
+          payload = JSON.parse(record.value);
+        } catch (error) {
+          options.onDeadLetter?.("journal", record.value, error);
+          continue;
+        }
+        publish(record.topic, record.key, payload);
+        replayed++;
+      }
       options.journal?.dropLeftover();
-      return leftover.length;
+      return replayed;
     },
     async subscribe(subscription) {
       const queues = groupsByTopic.get(subscription.topic) ?? [];

@@ -1,3 +1,4 @@
+export * from "./dir-lock.ts";
 export * from "./event-bus.ts";
 export * from "./in-process-bus.ts";
 export * from "./journal.ts";

@@ -81,6 +81,14 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
   /** Segments rolled while their records were not all handed on, with the last number in each. */
   const rolled: { name: string; last: number }[] = [];
 
+  function closeQuietly(descriptor: number) {
+    try {
+      closeSync(descriptor);
+    } catch (error) {
+      options.onError("journal: close failed", error);
+    }
+  }
+
   function remove(name: string) {
     try {
       unlinkSync(join(dir, name));
@@ -92,7 +100,7 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
 
   /** Closes the segment being written; it goes once every record up to `last` is handed on. */
   function roll(last: number) {
-    if (fd !== null) closeSync(fd);
+    if (fd !== null) closeQuietly(fd);
     rolled.push({ name: segmentName(segment), last });
     segment++;
     fd = null;
@@ -132,7 +140,7 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
     },
     close() {
       if (fd === null) return;
-      closeSync(fd);
+      closeQuietly(fd);
       fd = null;
       if (bytes === 0) remove(segmentName(segment));
     },

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
 import { Kafka, logLevel, type Producer } from "kafkajs";
+import { lockDir } from "./dir-lock.ts";
 import type { EventBus } from "./event-bus.ts";
 import { type Journal, openJournal } from "./journal.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
@@ -94,6 +95,10 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       log.warn(`kafka: ${message}`, { namespace: entry.namespace, error: rest.error });
     },
   });
+  // one process per spool dir: the spool and the journal in it are written by one process only
+  const lock = lockDir(options.spoolDir);
+  if (lock.stale)
+    log.warn("the last process on this spool dir did not stop cleanly", { pid: lock.stale.pid });
   const spool: Spool = await openSpool(options.spoolDir);
   const opened = openJournal(join(options.spoolDir, "journal"), {
     onError: (message, error) => log.error(message, { error: String(error) }),
@@ -361,6 +366,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       // whatever did not reach the broker waits on disk for the next start
       await spoolMemory();
       journal.close();
+      lock.release();
       await Promise.all(consumers.map((c) => c.close()));
       await producer.disconnect().catch(() => {});
     },

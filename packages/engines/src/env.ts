@@ -39,8 +39,12 @@ export const kafkaEnv = {
     .default(128 * 1024 * 1024),
   /** Prepended to topic and consumer-group names, for deployments that share a cluster. */
   GATEWAY_KAFKA_NAME_PREFIX: z.string().default(""),
-  /** Events wait here while the broker is away; one directory per process, on durable disk. */
-  GATEWAY_SPOOL_DIR: z.string().min(1).default("./data/spool"),
+  /**
+   * The spool (events wait here while the broker is away) and the journal (events not yet handed
+   * on, for the next start after a kill): one directory per process, on durable disk, kept across
+   * restarts. Unset: `./data/spool/<app>`.
+   */
+  GATEWAY_SPOOL_DIR: z.string().min(1).optional(),
 };
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");

@@ -32,11 +32,12 @@ export function openRedisCache(
   });
 }
 
-export function openKafkaBus(env: KafkaEnv, log: Logger, clientId: string): Promise<EventBus> {
+/** `app` names the default spool dir, so the apps of one checkout never share one. */
+export function openKafkaBus(env: KafkaEnv, log: Logger, app: string, clientId: string): Promise<EventBus> {
   return createKafkaBus({
     brokers: env.GATEWAY_KAFKA_BROKERS,
     clientId,
-    spoolDir: resolve(env.GATEWAY_SPOOL_DIR),
+    spoolDir: resolve(env.GATEWAY_SPOOL_DIR ?? `./data/spool/${app}`),
     log,
     partitions: env.GATEWAY_KAFKA_PARTITIONS,
     maxMessageBytes: env.GATEWAY_KAFKA_MAX_MESSAGE_BYTES,

@@ -127,12 +127,22 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
       listening,
     );
   const captureWriter = () =>
-    startApp("capture-writer", "apps/capture-writer/src/main.ts", env, consuming).then((s) => s.app);
+    startApp(
+      "capture-writer",
+      "apps/capture-writer/src/main.ts",
+      { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-capture-writer") },
+      consuming,
+    ).then((s) => s.app);
   const [g1, g2, cw, cost] = await Promise.all([
     gateway(1),
     gateway(2),
     captureWriter(),
-    startApp("costing-worker", "apps/costing-worker/src/main.ts", env, consuming),
+    startApp(
+      "costing-worker",
+      "apps/costing-worker/src/main.ts",
+      { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-costing-worker") },
+      consuming,
+    ),
   ]);
   const apps = {
     controlPlane: cp.app,

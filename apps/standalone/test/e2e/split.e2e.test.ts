@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
+import { streamsHalfHangingUp } from "../support/hang-up.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { infra } from "./processes.ts";
@@ -171,6 +172,26 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       expect(captures).toEqual({ n: answered.length, distinct: answered.length });
       expect(calls).toEqual({ n: answered.length, distinct: answered.length });
     }, 180_000);
+
+    it("on SIGTERM with streams in flight, a gateway answers them all and exits with nothing left in flight", async () => {
+      const gateway = d.gateways[0]!;
+      const headers = {
+        authorization: `Bearer ${org.apiKey}`,
+        "x-gateway-upstream-key": "sk-upstream-e2e",
+        "x-mock-frame-delay-ms": "40",
+        "x-mock-end-delay-ms": "2",
+      };
+      const body = JSON.stringify({ ...chatBody(0, true), stream_options: { include_usage: true } });
+      const streams = streamsHalfHangingUp(`${gateway}/v1/chat/completions`, headers, body, 20);
+
+      await sleep(100);
+      const app = d.apps.gateway1;
+      app.child.kill("SIGTERM");
+      expect(await streams).toEqual(Array(20).fill(true));
+      expect(await app.exited).toBe(0);
+      expect(app.output()).not.toContain("drain deadline passed");
+      await d.restartGateway1();
+    }, 60_000);
 
     it("loses, duplicates and tears no capture when the capture writer is killed under traffic", async () => {
       const traffic = steadyTraffic(d, org.apiKey, 50);

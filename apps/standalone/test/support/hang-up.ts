@@ -59,3 +59,24 @@ export function hangUpAtTerminal(
     req.end(body);
   });
 }
+
+/**
+ * `count` streams at once, half of whose clients hang up at `[DONE]` as openai-python does while
+ * the other half read to the end of the body; resolves with whether each got its whole answer.
+ */
+export function streamsHalfHangingUp(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  count: number,
+): Promise<boolean[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      i % 2 === 0
+        ? hangUpAtTerminal(url, headers, body, "data: [DONE]").then((r) => r.sawTerminal)
+        : fetch(url, { method: "POST", headers, body }).then(async (r) =>
+            (await r.text()).trimEnd().endsWith("data: [DONE]"),
+          ),
+    ),
+  );
+}
