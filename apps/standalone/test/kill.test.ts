@@ -171,9 +171,11 @@ describe("the standalone process, killed", () => {
       stream: true,
       messages: [{ role: "user", content: "t" }],
     });
+    mocks.providerB.reset();
     const streams = streamsHalfHangingUp(`${url()}/v1/chat/completions`, headers, body, 20);
-
-    await new Promise((r) => setTimeout(r, 100));
+    // every stream under way upstream: a request still in transit when the server stops listening
+    // would be refused, which is the load balancer's part (readiness), not what this test is about
+    await eventually(async () => (mocks.providerB.requests.length >= 20 ? true : undefined), 10_000);
     server.child.kill("SIGTERM");
     expect(await streams).toEqual(Array(20).fill(true));
     expect(await server.exited).toBe(0);

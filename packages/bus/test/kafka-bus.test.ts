@@ -1,4 +1,5 @@
 import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
 import { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
@@ -94,7 +95,9 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     await bus.close();
     expect(seen.a.size).toBe(100);
     expect(seen.b.size).toBe(100);
-    expect(await readdir(spoolDir)).toEqual([]);
+    // nothing left: no spool segment, an empty journal, the lock released
+    expect(await readdir(spoolDir)).toEqual(["journal"]);
+    expect(await readdir(join(spoolDir, "journal"))).toEqual([]);
   }, 60_000);
 
   it("puts each send's events on one partition and the next send on the next", async () => {
@@ -170,7 +173,9 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     while (seen.size < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await bus.close();
     expect(seen.size).toBe(30);
-    expect(await readdir(spoolDir)).toEqual([]);
+    // nothing left: no spool segment, an empty journal, the lock released
+    expect(await readdir(spoolDir)).toEqual(["journal"]);
+    expect(await readdir(join(spoolDir, "journal"))).toEqual([]);
   }, 60_000);
 
   it("dead-letters a poison event and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {

@@ -182,9 +182,11 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
         "x-mock-end-delay-ms": "2",
       };
       const body = JSON.stringify({ ...chatBody(0, true), stream_options: { include_usage: true } });
+      d.mocks.providerB.reset();
       const streams = streamsHalfHangingUp(`${gateway}/v1/chat/completions`, headers, body, 20);
-
-      await sleep(100);
+      // every stream under way upstream: a request still in transit when the gateway stops
+      // listening would be refused, which is the load balancer's part, not what this test is about
+      await within(10_000, async () => (d.mocks.providerB.requests.length >= 20 ? true : undefined));
       const app = d.apps.gateway1;
       app.child.kill("SIGTERM");
       expect(await streams).toEqual(Array(20).fill(true));
