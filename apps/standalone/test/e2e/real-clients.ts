@@ -4,6 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Deployment } from "./deployments.ts";
 import { repoRoot } from "./processes.ts";
@@ -83,8 +85,9 @@ async function codexExec(config: string, key: string, prompt: string) {
 }
 
 /**
- * The clients people really point at a gateway, installed from the registries: openai-python and
- * anthropic-python (JSON, streams, tool use, count_tokens, hang-ups at [DONE], errors), Codex CLI
+ * The clients people really point at a gateway, installed from the registries: the Node SDKs
+ * (the workspace's own devDependencies), openai-python and anthropic-python (JSON, streams, tool
+ * use, count_tokens, hang-ups at [DONE], errors), Codex CLI
  * with the README's configuration verbatim, and Claude Code in print mode. Every call they make is
  * recorded once, with the usage they were shown.
  */
@@ -95,7 +98,7 @@ export function realClientScenarios(get: () => Deployment, label: string): void 
     beforeAll(async () => {
       const d = get();
       org = await createTestOrg(d);
-      for (const name of ["python-sdks", "python-hang-ups", "claude-code"]) {
+      for (const name of ["node-sdks", "python-sdks", "python-hang-ups", "claude-code"]) {
         const created = await d.cp(
           "POST",
           `/customer/v1/orgs/${org.orgId}/projects/${org.projectId}/workloads`,
@@ -144,6 +147,65 @@ export function realClientScenarios(get: () => Deployment, label: string): void 
           });
           expect(capture.stream_outcome).toBe("complete");
         }
+      },
+      clientTimeoutMs,
+    );
+
+    it(
+      "the Node SDKs (openai, @anthropic-ai/sdk): JSON and streams, each recorded with the usage they report",
+      async () => {
+        const d = get();
+        const headers = gatewayHeaders("node-sdks");
+        const openai = new OpenAI({
+          apiKey: org.apiKey,
+          baseURL: `${d.gateways[0]}/v1`,
+          defaultHeaders: headers,
+          maxRetries: 0,
+        });
+        const anthropic = new Anthropic({
+          apiKey: org.apiKey,
+          baseURL: d.gateways.at(-1),
+          defaultHeaders: headers,
+          maxRetries: 0,
+        });
+        const messages = [{ role: "user" as const, content: "Name a prime above 90." }];
+        const made: MadeCall[] = [];
+
+        const chat = await openai.chat.completions.create({ model: "gpt-5.4-mini", messages }).withResponse();
+        made.push({
+          requestId: chat.response.headers.get("x-gateway-request-id")!,
+          prompt: chat.data.usage!.prompt_tokens,
+          output: chat.data.usage!.completion_tokens,
+        });
+        const chatStream = await openai.chat.completions
+          .create({ model: "gpt-5.4-mini", messages, stream: true, stream_options: { include_usage: true } })
+          .withResponse();
+        let streamed: OpenAI.CompletionUsage | null | undefined = null;
+        for await (const chunk of chatStream.data) streamed = chunk.usage ?? streamed;
+        made.push({
+          requestId: chatStream.response.headers.get("x-gateway-request-id")!,
+          prompt: streamed!.prompt_tokens,
+          output: streamed!.completion_tokens,
+        });
+
+        const prompt = (u: Anthropic.Usage) =>
+          u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+        const message = await anthropic.messages
+          .create({ model: "claude-sonnet-5", max_tokens: 64, messages })
+          .withResponse();
+        made.push({
+          requestId: message.response.headers.get("x-gateway-request-id")!,
+          prompt: prompt(message.data.usage),
+          output: message.data.usage.output_tokens,
+        });
+        const stream = anthropic.messages.stream({ model: "claude-sonnet-5", max_tokens: 64, messages });
+        const final = await stream.finalMessage();
+        made.push({
+          requestId: (await stream.withResponse()).response.headers.get("x-gateway-request-id")!,
+          prompt: prompt(final.usage),
+          output: final.usage.output_tokens,
+        });
+        await expectEveryCallRecorded(d, org, workloads["node-sdks"]!, made);
       },
       clientTimeoutMs,
     );
