@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Writable } from "node:stream";
 import {
   createSseFactsTracker,
   endsAtFrameBoundary,
@@ -18,6 +17,7 @@ import {
   singleHeader,
   upstreamRequestHeaders,
 } from "./headers.ts";
+import { endResponse, responseSink } from "./response-sink.ts";
 import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
 
 export type ForwardResult =
@@ -201,65 +201,6 @@ export async function forward(
 
 function needsFrameEnd(lastSent: Buffer | null): boolean {
   return lastSent !== null && !endsAtFrameBoundary(lastSent);
-}
-
-/**
- * A writable that passes each chunk to the client as it comes, honouring the client's backpressure.
- * Every wait on the response also ends when it closes: Node neither emits `drain` nor calls back
- * `end` on a socket the client has closed, and a wait that never settles keeps the call in flight
- * (unrecorded) until the process stops.
- */
-function responseSink(
-  res: ServerResponse,
-  deliver: (chunk: Buffer) => Buffer | null,
-  finish: () => Buffer | null,
-  endWith: (last: Buffer | null, callback: () => void) => void,
-): Writable {
-  return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      const out = deliver(chunk);
-      if (res.destroyed) return callback(new ClientGoneError());
-      if (!out || res.write(out)) return callback();
-      onDrainOrClose(res, () => callback(res.destroyed ? new ClientGoneError() : undefined));
-    },
-    final(callback) {
-      endWith(finish(), () => callback());
-    },
-  });
-}
-
-class ClientGoneError extends Error {
-  constructor() {
-    super("the client closed the connection");
-  }
-}
-
-/** Ends the response; `callback` runs once it has finished or closed, whichever comes first. */
-function endResponse(res: ServerResponse, last: Buffer | string | null, callback?: () => void) {
-  if (callback) onFinishOrClose(res, callback);
-  if (res.destroyed) return;
-  if (last) res.end(last);
-  else res.end();
-}
-
-function onDrainOrClose(res: ServerResponse, then: () => void) {
-  settleOnce(res, "drain", then);
-}
-
-function onFinishOrClose(res: ServerResponse, then: () => void) {
-  if (res.writableFinished || res.destroyed) return void then();
-  settleOnce(res, "finish", then);
-}
-
-/** Runs `then` once, on `event` or on `close`, whichever comes first. */
-function settleOnce(res: ServerResponse, event: "drain" | "finish", then: () => void) {
-  const done = () => {
-    res.off(event, done);
-    res.off("close", done);
-    then();
-  };
-  res.on(event, done);
-  res.on("close", done);
 }
 
 function errorCode(error: unknown): string {

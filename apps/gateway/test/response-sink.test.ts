@@ -1,0 +1,76 @@
+import { createServer, type ServerResponse } from "node:http";
+import { connect } from "node:net";
+import { describe, expect, it } from "vitest";
+import { ClientGoneError, endResponse, responseSink } from "../src/response-sink.ts";
+
+/**
+ * A real server and a client that reads nothing: the response's writes back up into the socket
+ * until `res.write` returns false. `act` runs then, and the client hangs up soon after.
+ */
+function withBackedUpResponse<T>(act: (res: ServerResponse) => Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      // Fill the socket until it stays full: the kernel's buffers grow for a while, so a write
+      // that backs up may still drain; once no drain comes for 200 ms, only the client can move it.
+      const fill = () => {
+        while (res.write(chunk));
+        const drained = () => {
+          clearTimeout(stuck);
+          fill();
+        };
+        const stuck = setTimeout(() => {
+          res.off("drain", drained);
+          act(res)
+            .then(resolve, reject)
+            .finally(() => server.close());
+          setTimeout(() => client.destroy(), 50);
+        }, 200);
+        res.once("drain", drained);
+      };
+      setImmediate(fill);
+    });
+    let client: ReturnType<typeof connect>;
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      client = connect(port, "127.0.0.1", () => {
+        client.pause();
+        client.write("GET / HTTP/1.1\r\nhost: x\r\n\r\n");
+      });
+      client.on("error", () => {});
+    });
+  });
+}
+
+describe("the response sink", () => {
+  it("settles the end of a response whose client hangs up before the last bytes are flushed", async () => {
+    // Node 24 calls back end() on a close too; the sink does not rely on every version doing so
+    const ended = await withBackedUpResponse(
+      (res) =>
+        new Promise<string>((resolve) =>
+          endResponse(res, Buffer.from("data: [DONE]\n\n"), () => resolve("settled")),
+        ),
+    );
+    expect(ended).toBe("settled");
+  });
+
+  it("settles a write waiting on drain when the client hangs up, with the reason", async () => {
+    // nor does it emit drain on a closed socket
+    const error = await withBackedUpResponse(
+      (res) =>
+        new Promise<Error | null | undefined>((resolve) => {
+          const sink = responseSink(
+            res,
+            (chunk) => chunk,
+            () => null,
+            (_last, callback) => callback(),
+          );
+          // the sink reports the hang-up as its error (undici's stream() handles it in the gateway)
+          sink.on("error", () => {});
+          sink.write(Buffer.alloc(64 * 1024, "y"), (e) => resolve(e));
+        }),
+    );
+    expect(error).toBeInstanceOf(ClientGoneError);
+  });
+});
