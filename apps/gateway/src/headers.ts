@@ -28,15 +28,14 @@ const notForwarded = new Set(["host", "content-length", "authorization", "x-api-
  */
 const callerAccountHeaders = new Set(["openai-organization", "openai-project", "anthropic-workspace-id"]);
 
-/** Headers that carry a credential: ours, the caller's upstream key, or a session. */
-const credentialHeaders = new Set([
-  "authorization",
-  "x-api-key",
-  "x-gateway-upstream-key",
-  "cookie",
-  "set-cookie",
-  "proxy-authorization",
-]);
+/**
+ * Headers that may carry a credential: ours, the caller's upstream key, a session, or any other
+ * provider's key header (`api-key`, `x-goog-api-key`, `x-amz-security-token`, ...). Told by the
+ * words in the name, since a client may send any provider's header; a header that is no secret
+ * but says so in its name (`idempotency-key`) is left out of captures too, which costs nothing.
+ */
+const credentialWords = /auth|key|token|secret|passw|cookie|session|credential|signature/;
+const isCredentialHeader = (name: string) => credentialWords.test(name);
 
 /**
  * The request headers sent upstream: the caller's own provider headers pass through
@@ -81,7 +80,7 @@ export function downstreamResponseHeaders(upstream: Record<string, HeaderValue>)
 export function captureHeaders(headers: Record<string, HeaderValue | number>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || credentialHeaders.has(name)) continue;
+    if (value === undefined || isCredentialHeader(name)) continue;
     out[name] = Array.isArray(value) ? value.join(", ") : String(value);
   }
   return out;

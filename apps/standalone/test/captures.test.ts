@@ -38,6 +38,30 @@ describe.each(testStores())("captures (%s)", (store) => {
     });
   }
 
+  it("keeps no credential header of any provider in a capture, request or response", async () => {
+    const canary = "sk-CANARY-credential-9f8e7d";
+    const credentials = [
+      "api-key",
+      "x-goog-api-key",
+      "x-amz-security-token",
+      "x-auth-token",
+      "proxy-authorization",
+      "cookie",
+      "x-session-secret",
+    ];
+    const { requestId } = await call(
+      "/v1/chat/completions",
+      { model: "gpt-5.4-mini", messages: [] },
+      Object.fromEntries([...credentials.map((name) => [name, canary]), ["x-client-trace", "kept"]]),
+    );
+    const envelope = await captureOf(requestId);
+    expect(JSON.stringify(envelope)).not.toContain(canary);
+    expect(JSON.stringify(envelope)).not.toContain("sk-upstream");
+    for (const name of credentials) expect(envelope.request_headers[name]).toBeUndefined();
+    // what is no credential stays
+    expect(envelope.request_headers["x-client-trace"]).toBe("kept");
+  });
+
   it("lists each call within 2 s, holding the bytes both ways and no credential", async () => {
     const body = {
       model: "claude-sonnet-5",
