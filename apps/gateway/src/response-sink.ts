@@ -18,7 +18,7 @@ export function responseSink(
       const out = deliver(chunk);
       if (res.destroyed) return callback(new ClientGoneError());
       if (!out || res.write(out)) return callback();
-      onDrainOrClose(res, () => callback(res.destroyed ? new ClientGoneError() : undefined));
+      settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
     },
     final(callback) {
       endWith(finish(), () => callback());
@@ -38,10 +38,6 @@ export function endResponse(res: ServerResponse, last: Buffer | string | null, c
   if (res.destroyed) return;
   if (last) res.end(last);
   else res.end();
-}
-
-function onDrainOrClose(res: ServerResponse, then: () => void) {
-  settleOnce(res, "drain", then);
 }
 
 function onFinishOrClose(res: ServerResponse, then: () => void) {
