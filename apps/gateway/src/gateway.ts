@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { EventBus } from "@gateway/bus";
-import { type ApiKeyEntry, type ConfigCache, configReader } from "@gateway/cache";
+import { type ApiKeyEntry, type ConfigCache, ConfigUnavailableError, configReader } from "@gateway/cache";
 import {
   callsTopic,
   gatewayRequestHeaders,
@@ -100,7 +100,17 @@ export function createGateway({
     call.error = { type: error.type, message };
     if (call.capture) call.capture.responseBody.push(Buffer.from(error.body));
     record(call);
-    sendJson(res, error.status, error.body, gatewayHeaders(call));
+    sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...retryHeaders(kind) });
+  }
+
+  /** A call whose handling threw: 503 to retry if the config store did not answer, else 500. */
+  function failThrown(call: CallState, res: ServerResponse, error: unknown) {
+    const thrown = thrownError(error);
+    if (thrown.kind === "internal")
+      log.error("gateway request failed", { request_id: call.requestId, error: String(error) });
+    else log.warn("config store did not answer", { request_id: call.requestId, error: String(error) });
+    if (!res.headersSent) fail(call, res, thrown.kind, thrown.message);
+    else res.destroy();
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, url: string) {
@@ -118,7 +128,12 @@ export function createGateway({
       );
     }
     const call = newCallState(newId("request"), route.spec, mode);
-    const resolved = await resolveCaller(reader, route.spec.wireFormat, req.headers);
+    let resolved: Awaited<ReturnType<typeof resolveCaller>>;
+    try {
+      resolved = await resolveCaller(reader, route.spec.wireFormat, req.headers);
+    } catch (error) {
+      return failThrown(call, res, error);
+    }
     if (!resolved.ok) {
       if (resolved.apiKey) noteKeyUse(resolved.apiKey);
       return fail(call, res, resolved.kind, resolved.message);
@@ -134,9 +149,7 @@ export function createGateway({
     try {
       await serveCall(req, res, call, route.query, upstreamKey);
     } catch (error) {
-      log.error("gateway request failed", { request_id: call.requestId, error: String(error) });
-      if (!res.headersSent) fail(call, res, "internal", "Internal gateway error.");
-      else res.destroy();
+      failThrown(call, res, error);
     } finally {
       res.off("close", onClientGone);
       record(call);
@@ -221,13 +234,20 @@ export function createGateway({
   async function serveModels(req: IncomingMessage, res: ServerResponse) {
     const requestId = newId("request");
     const probe = { requestId, mode: "managed", route: "primary", servedModel: null } as const;
-    const key = await authenticate(reader, req.headers, true);
-    if (!key.ok) {
-      const error = gatewayError("chat_completions", key.kind, key.message, requestId);
-      return sendJson(res, error.status, error.body, gatewayHeaders(probe));
+    const refuse = (kind: GatewayErrorKind, message: string) => {
+      const error = gatewayError("chat_completions", kind, message, requestId);
+      sendJson(res, error.status, error.body, { ...gatewayHeaders(probe), ...retryHeaders(kind) });
+    };
+    try {
+      const key = await authenticate(reader, req.headers, true);
+      if (!key.ok) return refuse(key.kind, key.message);
+      noteKeyUse(key.apiKey);
+      sendJson(res, 200, await modelList(reader), gatewayHeaders(probe));
+    } catch (error) {
+      const thrown = thrownError(error);
+      if (thrown.kind === "internal") throw error;
+      refuse(thrown.kind, thrown.message);
     }
-    noteKeyUse(key.apiKey);
-    sendJson(res, 200, await modelList(reader), gatewayHeaders(probe));
   }
 
   function track(work: Promise<void>, res: ServerResponse) {
@@ -288,6 +308,21 @@ function useAttempt(call: CallState, attempt: Attempt) {
   call.route = attempt.route;
   call.providerLabel = attempt.providerLabel;
   call.servedModel = attempt.servedModel;
+}
+
+function thrownError(error: unknown): { kind: GatewayErrorKind; message: string } {
+  return error instanceof ConfigUnavailableError
+    ? {
+        kind: "config_unavailable",
+        message:
+          "The gateway could not read its configuration in time (key, project or model); retry shortly.",
+      }
+    : { kind: "internal", message: "Internal gateway error." };
+}
+
+/** A 503 of the gateway's own is over in a moment: the SDKs wait this long before their retry. */
+function retryHeaders(kind: GatewayErrorKind): Record<string, string> {
+  return kind === "config_unavailable" ? { "retry-after": "1" } : {};
 }
 
 function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string>) {

@@ -13,3 +13,15 @@ export interface ConfigCache {
   keys(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/**
+ * A read the cache could not answer: no copy of the key here, and the shared store did not
+ * answer in time (or restarted empty). Not "unknown": the caller must not be told its key is
+ * invalid when it may not be.
+ */
+export class ConfigUnavailableError extends Error {
+  constructor(key: string, cause: string) {
+    super(`config store did not answer for ${key.split(":")[0]}: ${cause}`);
+    this.name = "ConfigUnavailableError";
+  }
+}

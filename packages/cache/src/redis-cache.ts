@@ -1,12 +1,18 @@
 import type { Logger } from "@gateway/contracts";
 import { Redis } from "ioredis";
-import type { ConfigCache } from "./config-cache.ts";
+import { type ConfigCache, ConfigUnavailableError } from "./config-cache.ts";
 
 export interface RedisCacheOptions {
   url: string;
   log: Logger;
-  /** Longest any Redis command may take; a read that times out is answered from the local copy. */
+  /** Longest a read waits on Redis when a local copy could answer instead (and longest a write takes). */
   timeoutMs: number;
+  /**
+   * Longest a read of a key with no local copy waits on Redis (at least `timeoutMs`). There is
+   * nothing else to answer from, so it waits longer: a gateway that just started, or a burst of
+   * new keys, is not refused over one slow read. Past it the read fails with ConfigUnavailableError.
+   */
+  missTimeoutMs?: number;
   /** Prefix of every key in Redis, and the invalidation channel's name. */
   namespace?: string;
   /** Resolve only once Redis answers (the control plane); a gateway starts without it. */
@@ -47,11 +53,12 @@ export interface RedisConfigCache extends ConfigCache {
  * through and PUBLISH the key, so every gateway drops its copy at once: a revoked key stops
  * working everywhere within milliseconds, not at a TTL. Readers (gateways) answer from their
  * copy, else from Redis within `timeoutMs`; with Redis away, a known key keeps working and a
- * never-seen key is refused. A write that fails is retried every `retryWritesMs` (a slow Redis
+ * never-seen key cannot be read (ConfigUnavailableError, after at most `missTimeoutMs`). A write that fails is retried every `retryWritesMs` (a slow Redis
  * may fail one without ever dropping the connection) and at once when a lost Redis returns.
  */
 export async function createRedisCache(options: RedisCacheOptions): Promise<RedisConfigCache> {
   const { log, timeoutMs } = options;
+  const missTimeoutMs = Math.max(options.missTimeoutMs ?? timeoutMs, timeoutMs);
   const ns = options.namespace ?? "gw:config";
   const channel = `${ns}:invalidate`;
   const syncedMark = `${ns}:synced`;
@@ -61,7 +68,8 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   const connection = {
     // fail at once while disconnected instead of queueing: a request never waits for a reconnect
     enableOfflineQueue: false,
-    commandTimeout: timeoutMs,
+    // the longer bound; a read that has a copy to fall back on is cut shorter in get()
+    commandTimeout: missTimeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),
@@ -218,26 +226,33 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       // by the timeout and the breaker below); the copy only answers when Redis does not.
       const fresh = copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs;
       if (fresh && !subscriberLost) return copy.value as T;
-      // Redis just failed a read: answer from the copy (or refuse) without waiting again, so one
-      // request waits on a hung Redis at most once, not once per key it resolves
-      if (Date.now() < skipRedisUntil) return copy?.value as T | undefined;
+      // Redis just failed a read: answer from the copy without waiting again, so one request
+      // waits on a hung Redis at most once, not once per key it resolves
+      if (copy && Date.now() < skipRedisUntil) return copy.value as T;
       const seen = invalidations;
+      const read = redis.mget(`${ns}:${key}`, syncedMark);
+      let answer: (string | null)[];
       try {
-        const [raw, synced] = await redis.mget(`${ns}:${key}`, syncedMark);
-        // a Redis without the mark restarted empty and is not rebuilt yet: it knows nothing
-        if (synced === null) return copy?.value as T | undefined;
-        if (raw === null || raw === undefined) {
-          local.delete(key);
-          return undefined;
-        }
-        const value = JSON.parse(raw) as T;
-        // an invalidation that raced this read may carry newer news: keep none of it
-        if (seen === invalidations) remember(key, value);
-        return value;
-      } catch {
+        answer = copy ? await within(timeoutMs, read) : await read;
+      } catch (error) {
         skipRedisUntil = Date.now() + breakMs;
-        return copy?.value as T | undefined;
+        if (!copy) throw new ConfigUnavailableError(key, String(error));
+        return copy.value as T;
       }
+      const [raw, synced] = answer;
+      // a Redis without the mark restarted empty and is not rebuilt yet: it knows nothing
+      if (synced === null) {
+        if (!copy) throw new ConfigUnavailableError(key, "redis is not rebuilt since it restarted");
+        return copy.value as T;
+      }
+      if (raw === null || raw === undefined) {
+        local.delete(key);
+        return undefined;
+      }
+      const value = JSON.parse(raw) as T;
+      // an invalidation that raced this read may carry newer news: keep none of it
+      if (seen === invalidations) remember(key, value);
+      return value;
     },
     set: (key, value) => writeThrough(key, { value }),
     delete: (key) => writeThrough(key, { deleted: true }),
@@ -270,4 +285,13 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       sub.disconnect();
     },
   };
+}
+
+/** `work`, or a rejection after `ms` (the work itself goes on; its late answer is dropped). */
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

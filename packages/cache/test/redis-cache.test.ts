@@ -3,7 +3,7 @@ import { createServer } from "node:net";
 import { silentLogger } from "@gateway/contracts";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisCache } from "../src/index.ts";
+import { ConfigUnavailableError, createRedisCache } from "../src/index.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 
@@ -59,7 +59,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     if (server) await stopRedis();
   });
 
-  it("invalidates every reader at once, serves known keys while Redis is away and refuses unknown ones", async () => {
+  it("invalidates every reader at once, serves known keys while Redis is away and cannot read unknown ones", async () => {
     const url = `redis://127.0.0.1:${port}`;
     const writer = await createRedisCache({ url, log: silentLogger, timeoutMs: 1_000, waitForRedis: true });
     const readers = await Promise.all(
@@ -87,19 +87,21 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     for (let i = 0; i < 200; i++) {
       const t = Date.now();
       expect(await reader.get("apikey:b")).toEqual({ id: "b" });
-      expect(await reader.get("apikey:never-seen")).toBeUndefined();
+      // not "unknown": with Redis away the reader cannot tell, and says so
+      await expect(reader.get("apikey:never-seen")).rejects.toBeInstanceOf(ConfigUnavailableError);
       slowest = Math.max(slowest, Date.now() - t);
     }
     expect(slowest).toBeLessThanOrEqual(50 + 20);
     console.log(
-      `redis down: 400 reads, known key served, unknown refused, slowest ${slowest} ms (timeout 50 ms)`,
+      `redis down: 400 reads, known key served, unknown one unavailable, slowest ${slowest} ms (timeout 50 ms)`,
     );
 
     // a write while Redis is away reaches every reader once Redis is back (and rebuilt: it restarted empty)
     truth.set("apikey:c", { id: "c" });
     await writer.set("apikey:c", { id: "c" });
     await startRedis();
-    await until(async () => (await readers[1]!.get("apikey:c")) !== undefined, 5_000);
+    // until Redis is back and rebuilt, the reader cannot read a key it never had
+    await until(async () => (await readers[1]!.get("apikey:c").catch(() => undefined)) !== undefined, 5_000);
     expect(await readers[1]!.get("apikey:c")).toEqual({ id: "c" });
     expect(await readers[1]!.get("apikey:b")).toEqual({ id: "b" });
     expect(await readers[1]!.get("apikey:a")).toBeUndefined();
@@ -128,6 +130,33 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     };
     return { writer, reader, admin, close };
   }
+
+  it("waits longer for a key it has no copy of, and fails a read it cannot answer as unavailable", async () => {
+    const { writer, admin, close } = await writerAndReader(1_000);
+    const url = `redis://127.0.0.1:${port}`;
+    const reader = await createRedisCache({ url, log: silentLogger, timeoutMs: 50, missTimeoutMs: 1_000 });
+    try {
+      await writer.keepSynced(async () => {
+        await writer.set("cold:known", 1);
+        await writer.set("cold:new", 2);
+      });
+      await until(async () => (await reader.get("cold:known").catch(() => undefined)) === 1, 5_000);
+      // Redis answers every read 300 ms late: past the short timeout, within the long one
+      await admin.call("CLIENT", "PAUSE", "300", "ALL");
+      const [known, fresh] = await Promise.all([reader.get("cold:known"), reader.get("cold:new")]);
+      // the copy answers at once; the key with no copy waits for Redis instead of being refused
+      expect(known).toBe(1);
+      expect(fresh).toBe(2);
+      // a Redis that never answers: the read fails as unavailable, not as "no such key"
+      await admin.call("CLIENT", "PAUSE", "1500", "ALL");
+      const started = Date.now();
+      await expect(reader.get("cold:never")).rejects.toBeInstanceOf(ConfigUnavailableError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    } finally {
+      await reader.close();
+      await close();
+    }
+  }, 15_000);
 
   it("retries a write that timed out on a live connection without waiting for a reconnect", async () => {
     const { writer, reader, admin, close } = await writerAndReader(100);

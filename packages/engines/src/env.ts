@@ -18,8 +18,10 @@ export const postgresEnv = {
 
 export const redisEnv = {
   GATEWAY_REDIS_URL: z.url(),
-  /** Longest the gateway waits on Redis; past it, it answers from its local copy (or refuses an unknown key). */
+  /** Longest the gateway waits on Redis for a key it holds a copy of; past it, the copy answers. */
   GATEWAY_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(50),
+  /** Longest the gateway waits on Redis for a key it holds no copy of; past it, the request gets 503. */
+  GATEWAY_REDIS_MISS_TIMEOUT_MS: z.coerce.number().int().positive().default(1_000),
   /** Prefix of the config keys, the invalidation channel and BullMQ's keys, for deployments that share a Redis. */
   GATEWAY_REDIS_NAMESPACE: z.string().min(1).default("gw"),
 };

@@ -14,8 +14,9 @@ export function openPostgres(env: PostgresEnv): Promise<DbHandle> {
 }
 
 /**
- * `reader`: a gateway (local copy, short timeout, starts without Redis). `writer`: the control
- * plane (waits for Redis at start, a longer timeout for its writes).
+ * `reader`: a gateway (local copy, short timeout, longer for keys it has no copy of, starts
+ * without Redis). `writer`: the control plane (waits for Redis at start, a longer timeout for
+ * its writes).
  */
 export function openRedisCache(
   env: RedisEnv,
@@ -27,6 +28,7 @@ export function openRedisCache(
     log,
     timeoutMs:
       role === "reader" ? env.GATEWAY_REDIS_TIMEOUT_MS : Math.max(env.GATEWAY_REDIS_TIMEOUT_MS, 2_000),
+    missTimeoutMs: env.GATEWAY_REDIS_MISS_TIMEOUT_MS,
     waitForRedis: role === "writer",
     namespace: `${env.GATEWAY_REDIS_NAMESPACE}:config`,
   });

@@ -20,6 +20,8 @@ const errorKinds = {
   upstream_unavailable: { status: 502, a: "api_error", b: "server_error", code: "upstream_unavailable" },
   upstream_timeout: { status: 504, a: "timeout_error", b: "server_error", code: "upstream_timeout" },
   model_unavailable: { status: 503, a: "overloaded_error", b: "server_error", code: "model_unavailable" },
+  /** The gateway could not read its own configuration (the key, project or model) in time. */
+  config_unavailable: { status: 503, a: "api_error", b: "server_error", code: "config_unavailable" },
   internal: { status: 500, a: "api_error", b: "server_error", code: "internal_error" },
 } as const;
 

@@ -10,10 +10,8 @@ export interface TestOrg {
 }
 
 /**
- * A fresh organisation through the operator API, the same way on every deployment, its key known
- * to every gateway before a test's first burst: a cold gateway reads a key from Redis within
- * GATEWAY_REDIS_TIMEOUT_MS, and on a loaded machine a burst of first reads can miss it and refuse
- * the key for a moment (what the Redis fault test is about, not these).
+ * A fresh organisation through the operator API, the same way on every deployment, its key
+ * answering on every gateway before a test's first burst.
  */
 export async function createTestOrg(d: Deployment): Promise<TestOrg> {
   const res = await d.cp("POST", "/operator/v1/orgs", { name: `e2e ${Date.now()}` });

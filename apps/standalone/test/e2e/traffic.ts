@@ -4,6 +4,7 @@ export interface GatewayReply {
   status: number;
   text: string;
   requestId: string;
+  retryAfter: string | null;
   ms: number;
 }
 
@@ -31,6 +32,7 @@ export async function gatewayCall(
     status: res.status,
     text,
     requestId: res.headers.get("x-gateway-request-id") ?? "",
+    retryAfter: res.headers.get("retry-after"),
     ms: performance.now() - started,
   };
 }
