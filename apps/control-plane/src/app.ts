@@ -14,6 +14,7 @@ import { registerReports } from "./routes/reports/index.ts";
 import { registerRouting } from "./routes/routing.ts";
 import { registerWorkloads } from "./routes/workloads.ts";
 import type { AppEnv, Services } from "./services/context.ts";
+import { refuseNulInUrl } from "./validate.ts";
 
 /** Control-plane bodies are small JSON documents; anything bigger is refused unread. */
 const maxBodyBytes = 1024 * 1024;
@@ -38,6 +39,7 @@ export function createControlPlane(services: Services): {
     c.set("services", services);
     await next();
   });
+  app.use(refuseNulInUrl);
   app.use(
     bodyLimit({
       maxSize: maxBodyBytes,
@@ -75,7 +77,9 @@ export function createControlPlane(services: Services): {
   );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
-    services.log.error("control-plane request failed", { path: c.req.path, error: String(error) });
+    // a database error's cause, not the error: drizzle's message lists the query's parameters
+    const cause = error.cause instanceof Error ? error.cause : error;
+    services.log.error("control-plane request failed", { path: c.req.path, error: String(cause) });
     return errorResponse(c, new ApiError("internal_error", "Internal error."));
   });
   return { app, routes: registry.routes };

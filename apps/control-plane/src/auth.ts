@@ -1,8 +1,8 @@
-import { timingSafeEqual } from "node:crypto";
 import { apiKeys } from "@gateway/db";
 import { and, eq, isNull } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { ApiError, notFound } from "./errors.ts";
+import { sameSecret } from "./same-secret.ts";
 import { hashKey } from "./services/api-key-secret.ts";
 import type { AppEnv } from "./services/context.ts";
 
@@ -33,11 +33,7 @@ export const requireOrgKey: MiddlewareHandler<AppEnv> = async (c, next) => {
 export const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
   const expected = c.get("services").operatorToken;
   const token = bearer(c.req.header("authorization"));
-  const valid =
-    expected !== null &&
-    token !== null &&
-    token.length === expected.length &&
-    timingSafeEqual(Buffer.from(token), Buffer.from(expected));
+  const valid = expected !== null && token !== null && sameSecret(token, expected);
   if (!valid) throw new ApiError("unauthorized", "Operator token missing or invalid.");
   await next();
 };

@@ -115,7 +115,9 @@ export function openApiDocument(routes: readonly RegisteredRoute[]) {
       version: "1.0.0",
       description:
         "Operator (`/operator/v1`), admin (`/admin/v1`) and customer (`/customer/v1`) APIs. The gateway " +
-        "endpoints (`/v1/*`) speak the providers' own formats and are described in the README.",
+        "endpoints (`/v1/*`) speak the providers' own formats and are described in the README. " +
+        "Every request: bodies up to 1 MiB of JSON (413 beyond); no U+0000 anywhere in a path, query " +
+        "string or body (400: no stored text can hold it); each field's limits are stated on its schema.",
     },
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,

@@ -1,6 +1,20 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ApiError, validationError } from "./errors.ts";
+
+/**
+ * U+0000 is valid JSON and a valid URL escape, but no PostgreSQL text column can hold it: it is
+ * refused here, the one place every path, query and body passes, instead of failing in the
+ * database as a 500.
+ */
+const nulRefused = () =>
+  new ApiError("bad_request", "U+0000 (NUL) is not allowed in paths, query strings or bodies.");
+
+/** Refuses a path or query string carrying `%00` before any route sees it. */
+export const refuseNulInUrl: MiddlewareHandler = async (c, next) => {
+  if (/%00/i.test(c.req.url)) throw nulRefused();
+  await next();
+};
 
 /** Parses a JSON body against `schema`; an absent body counts as `{}`. */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
@@ -8,8 +22,12 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
   let value: unknown = {};
   if (text.trim() !== "") {
     try {
-      value = JSON.parse(text);
-    } catch {
+      value = JSON.parse(text, (key, v) => {
+        if (key.includes("\0") || (typeof v === "string" && v.includes("\0"))) throw nulRefused();
+        return v;
+      });
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
       throw new ApiError("bad_request", "The request body is not valid JSON.");
     }
   }

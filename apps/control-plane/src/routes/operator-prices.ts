@@ -15,8 +15,14 @@ export const addPriceRequest = z.strictObject({
   model: z.string().trim().min(1).max(200).meta({ description: "The model name calls are priced by." }),
   effective_from: z.iso
     .datetime({ offset: true })
+    // Years before 2000 are no price anyone means, and years 0000-0099 are read back by the
+    // database drivers as 19xx or as invalid dates: the range is bounded where it is parsed.
+    .regex(/^[2-9][0-9]{3}-/, "A year from 2000 to 9999")
+    .refine((value) => Date.parse(value) >= Date.UTC(2000, 0, 1), "Not before 2000-01-01T00:00:00Z")
     .optional()
-    .meta({ description: "When the price starts to apply; default now." }),
+    .meta({
+      description: "When the price starts to apply, from 2000-01-01T00:00:00Z to year 9999; default now.",
+    }),
   input_usd_per_mtok: usdPerMtok,
   cache_write_5m_usd_per_mtok: usdPerMtok,
   cache_write_1h_usd_per_mtok: usdPerMtok,

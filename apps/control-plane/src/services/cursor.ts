@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { ApiError } from "../errors.ts";
+import { sameSecret } from "../same-secret.ts";
 
 /**
  * Opaque, tamper-evident cursors: the position and the scope it belongs to, signed. A forged
@@ -14,13 +15,12 @@ export function cursorCodec(secret: Buffer) {
     },
     decode(scope: string, cursor: string): unknown[] {
       const [payload, signature, extra] = cursor.split(".");
-      const expected = payload ? sign(payload) : "";
       const valid =
         payload !== undefined &&
+        payload !== "" &&
         signature !== undefined &&
         extra === undefined &&
-        signature.length === expected.length &&
-        timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
+        sameSecret(signature, sign(payload));
       if (!valid) throw new ApiError("bad_request", "Invalid cursor.");
       const decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
         s: unknown;
