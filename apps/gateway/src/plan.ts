@@ -1,5 +1,5 @@
 import type { CatalogModelEntry, ConfigReader, DeploymentEntry, WorkloadEntry } from "@gateway/cache";
-import { gatewayRequestHeaders } from "@gateway/contracts";
+import { gatewayRequestHeaders, isUpstreamCredentialEnv, upstreamCredentialPrefix } from "@gateway/contracts";
 import {
   type EndpointSpec,
   type GatewayErrorKind,
@@ -157,6 +157,10 @@ async function servable(ctx: PlanContext, modelId: string, format: WireFormat): 
   if (!model.active) return unavailable("it is not active");
   const deployment = model.deployments.find((d) => d.wireFormat === format);
   if (!deployment) return unavailable(`it is not offered in this endpoint's format`);
+  // checked again here, where the secret is read: a cache entry written before the control
+  // plane enforced the prefix must not reach any other variable of the process either
+  if (!isUpstreamCredentialEnv(deployment.credentialEnv))
+    return unavailable(`its deployment's credential_env does not start ${upstreamCredentialPrefix}`);
   const key = ctx.credentials(deployment.credentialEnv);
   if (!key) return unavailable("its deployment has no credentials configured");
   return { ok: true, model, deployment, key };

@@ -44,7 +44,9 @@ describe.each(testStores())("control-plane consistency (%s)", (store) => {
   it("routing-status derives the mode from the dial as stored, and names no model when passthrough", async () => {
     await putCatalogModel(h, "dial-model", {
       display_name: "Dial",
-      deployments: [deployment("chat_completions", h.providerB.url, "gpt-5.4-nano", "UNUSED_KEY")],
+      deployments: [
+        deployment("chat_completions", h.providerB.url, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_UNUSED"),
+      ],
     });
     const cases = [
       [0.4, "gateway", 1],

@@ -11,7 +11,7 @@ const deployment = {
   wire_format: "messages",
   base_url: "https://upstream.example",
   upstream_model: "up-large",
-  credential_env: "GATEWAY_MANAGED_A_KEY",
+  credential_env: "GATEWAY_UPSTREAM_KEY_MANAGED_A",
 };
 const price = {
   model: "claude-sonnet-5",
@@ -53,7 +53,7 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
     expect(res.json.deployments.map((d: Json) => d.upstream_model)).toEqual(["up-first", "up-large"]);
     const entry = await h.gateway.cache.get<CatalogModelEntry>(configKeys.catalogModel("file-model"));
     expect(entry?.deployments.map((d) => d.priority)).toEqual([1, 5]);
-    expect(entry?.deployments[0]?.credentialEnv).toBe("GATEWAY_MANAGED_A_KEY");
+    expect(entry?.deployments[0]?.credentialEnv).toBe("GATEWAY_UPSTREAM_KEY_MANAGED_A");
   });
 
   it("creates, replaces and withdraws catalog models; deployment ids survive an identical replace", async () => {
@@ -99,6 +99,17 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
       [
         "m-2",
         { display_name: "x", deployments: [{ ...deployment, credential_env: "sk-live-secret" }] },
+        "credential_env",
+      ],
+      // the process's own secrets and any variable outside the prefix are never a credential
+      [
+        "m-2",
+        { display_name: "x", deployments: [{ ...deployment, credential_env: "GATEWAY_OPERATOR_TOKEN" }] },
+        "credential_env",
+      ],
+      [
+        "m-2",
+        { display_name: "x", deployments: [{ ...deployment, credential_env: "HOME" }] },
         "credential_env",
       ],
       [

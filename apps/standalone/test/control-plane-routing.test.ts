@@ -9,7 +9,7 @@ const deployment = {
   wire_format: "chat_completions",
   base_url: "http://127.0.0.1:9",
   upstream_model: "served-small",
-  credential_env: "GATEWAY_TEST_MANAGED_KEY",
+  credential_env: "GATEWAY_UPSTREAM_KEY_TEST_MANAGED",
 };
 
 /** Workloads on the customer surface and routing on the admin surface, with the write-through. */

@@ -8,7 +8,10 @@ import { deployment, eventually, type Harness, type Json, putCatalogModel, start
 
 const managedKeyA = "sk-operator-a-3f9e";
 const managedKeyB = "sk-operator-b-77c1";
-const credentials = { CATALOG_A_KEY: managedKeyA, CATALOG_B_KEY: managedKeyB };
+const credentials = {
+  GATEWAY_UPSTREAM_KEY_CATALOG_A: managedKeyA,
+  GATEWAY_UPSTREAM_KEY_CATALOG_B: managedKeyB,
+};
 
 describe("managed catalog calls", () => {
   let h: Harness;
@@ -20,26 +23,32 @@ describe("managed catalog calls", () => {
     await putCatalogModel(h, "swift-chat", {
       display_name: "Swift Chat",
       deployments: [
-        deployment("chat_completions", catalogB.url, "gpt-5.4-nano", "CATALOG_B_KEY"),
-        deployment("messages", h.providerA.url, "claude-haiku-4-5", "CATALOG_A_KEY"),
+        deployment("chat_completions", catalogB.url, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+        deployment("messages", h.providerA.url, "claude-haiku-4-5", "GATEWAY_UPSTREAM_KEY_CATALOG_A"),
       ],
     });
     await putCatalogModel(h, "retired-model", {
       display_name: "Retired",
       active: false,
-      deployments: [deployment("chat_completions", catalogB.url, "gpt-5-mini", "CATALOG_B_KEY")],
+      deployments: [
+        deployment("chat_completions", catalogB.url, "gpt-5-mini", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+      ],
     });
     await putCatalogModel(h, "chat-only", {
       display_name: "Chat only",
-      deployments: [deployment("chat_completions", catalogB.url, "gpt-5-mini", "CATALOG_B_KEY")],
+      deployments: [
+        deployment("chat_completions", catalogB.url, "gpt-5-mini", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+      ],
     });
     await putCatalogModel(h, "no-credentials", {
       display_name: "No credentials",
-      deployments: [deployment("chat_completions", catalogB.url, "gpt-5-mini", "UNSET_KEY")],
+      deployments: [deployment("chat_completions", catalogB.url, "gpt-5-mini", "GATEWAY_UPSTREAM_KEY_UNSET")],
     });
     await putCatalogModel(h, "unreachable", {
       display_name: "Unreachable",
-      deployments: [deployment("chat_completions", "http://127.0.0.1:9", "gpt-5-mini", "CATALOG_B_KEY")],
+      deployments: [
+        deployment("chat_completions", "http://127.0.0.1:9", "gpt-5-mini", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+      ],
     });
   });
   afterAll(async () => {

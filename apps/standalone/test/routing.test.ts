@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployment, eventually, type Harness, type Json, putCatalogModel, startHarness } from "./harness.ts";
 
 const upstreamKey = "sk-caller-routing-9d2e";
-const credentials = { CATALOG_B_KEY: "sk-operator-routing" };
+const credentials = { GATEWAY_UPSTREAM_KEY_CATALOG_B: "sk-operator-routing" };
 
 async function createRoutedWorkload(h: Harness, name: string, modelId: string, pct: number): Promise<string> {
   const created = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
@@ -49,7 +49,9 @@ describe("workload routing: the traffic split", () => {
     catalogB = await startMockProviderB();
     await putCatalogModel(h, "canary-chat", {
       display_name: "Canary chat",
-      deployments: [deployment("chat_completions", catalogB.url, "gpt-5.4-nano", "CATALOG_B_KEY")],
+      deployments: [
+        deployment("chat_completions", catalogB.url, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+      ],
     });
   });
   afterAll(async () => {
@@ -141,7 +143,9 @@ describe("workload routing: recovery when the routed arm fails", () => {
       arms.push(arm);
       await putCatalogModel(h, id, {
         display_name: id,
-        deployments: [deployment("chat_completions", arm.url, "gpt-5.4-nano", "CATALOG_B_KEY")],
+        deployments: [
+          deployment("chat_completions", arm.url, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+        ],
       });
     }
   });
@@ -206,7 +210,9 @@ describe("workload routing: recovery when the routed arm fails", () => {
   it("a route whose model cannot be served falls back at once", async () => {
     await putCatalogModel(h, "withdrawn", {
       display_name: "Withdrawn",
-      deployments: [deployment("chat_completions", arms[0]!.url, "gpt-5.4-nano", "CATALOG_B_KEY")],
+      deployments: [
+        deployment("chat_completions", arms[0]!.url, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
+      ],
     });
     const workloadId = await createRoutedWorkload(h, "w-withdrawn", "withdrawn", 100);
     await putCatalogModel(h, "withdrawn", { display_name: "Withdrawn", active: false, deployments: [] });

@@ -33,10 +33,10 @@ describe("stream edge cases", () => {
     });
     await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
     upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    h = await startHarness({ credentials: { EDGE_KEY: "sk-operator-edge" } });
+    h = await startHarness({ credentials: { GATEWAY_UPSTREAM_KEY_EDGE: "sk-operator-edge" } });
     await putCatalogModel(h, "edge-chat", {
       display_name: "Edge",
-      deployments: [deployment("chat_completions", upstreamUrl, "gpt-5.4-nano", "EDGE_KEY")],
+      deployments: [deployment("chat_completions", upstreamUrl, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_EDGE")],
     });
   });
   afterAll(async () => {

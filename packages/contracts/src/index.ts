@@ -7,4 +7,5 @@ export * from "./logger.ts";
 export * from "./parse-env.ts";
 export * from "./pricing.ts";
 export * from "./provider.ts";
+export * from "./upstream-credentials.ts";
 export * from "./usage.ts";

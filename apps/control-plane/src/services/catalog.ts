@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { newId } from "@gateway/contracts";
+import { newId, upstreamCredentialEnvPattern, upstreamCredentialPrefix } from "@gateway/contracts";
 import { catalogDeployments, catalogModels } from "@gateway/db";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
@@ -30,9 +30,12 @@ export const deploymentInput = z.strictObject({
   upstream_model: z.string().min(1).max(200),
   credential_env: z
     .string()
-    .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, "The NAME of an environment variable (upper case), never the secret")
+    .regex(
+      upstreamCredentialEnvPattern,
+      `The NAME of an environment variable starting ${upstreamCredentialPrefix} (upper case), never the secret`,
+    )
     .meta({
-      description: "Name of the env var holding the operator's credential. The secret is never stored.",
+      description: `Name of the env var holding the operator's credential, \`${upstreamCredentialPrefix}<NAME>\`: the gateway reads no other variable for a deployment. The secret is never stored.`,
     }),
   priority: z.int().min(0).max(1000).default(0).meta({ description: "Lower is tried first." }),
 });
