@@ -1,5 +1,4 @@
-import { createServer } from "node:http";
-import { createLogger } from "@gateway/contracts";
+import { createHttpServer, createLogger } from "@gateway/contracts";
 import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
 import { getRequestListener } from "@hono/node-server";
 import { createControlPlaneApp } from "./app.ts";
@@ -20,10 +19,7 @@ if (env.GATEWAY_CATALOG_FILE) {
 const first = await exclusive(() => ensureFirstOrg(services));
 if (first) process.stdout.write(firstStartBanner(first));
 
-const server = createServer(
-  { keepAliveTimeout: 65_000 },
-  getRequestListener(createControlPlaneApp(services).fetch),
-);
+const server = createHttpServer(getRequestListener(createControlPlaneApp(services).fetch), { log });
 const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 

@@ -1,5 +1,4 @@
-import { createServer } from "node:http";
-import { createLogger } from "@gateway/contracts";
+import { createHttpServer, createLogger } from "@gateway/contracts";
 import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
 import { gatewayConfigFromEnv } from "./config.ts";
 import { gatewayDeps } from "./deps.ts";
@@ -17,7 +16,7 @@ const gateway = createGateway({
   // operator credentials of managed deployments, by the env var name the catalog names
   credentials: (name) => process.env[name],
 });
-const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => gateway.handle(req, res));
+const server = createHttpServer((req, res) => gateway.handle(req, res), { log });
 const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 

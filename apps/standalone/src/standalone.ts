@@ -1,17 +1,11 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessBus, type EventBus, type LockHolder, lockDir, openJournal } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
-import { createLogger, type Logger } from "@gateway/contracts";
+import { createHttpServer, createLogger, type Logger } from "@gateway/contracts";
 import {
   buildServices,
   configSync,
@@ -62,7 +56,7 @@ export async function startStandalone(
   const lock = lockDir(dataDir);
   if (lock.stale) log.warn("the last process on this data dir did not stop cleanly", { pid: lock.stale.pid });
   let serve: RequestListener = answerStarting;
-  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => serve(req, res));
+  const server = createHttpServer((req, res) => serve(req, res), { log });
   try {
     await new Promise<void>((ready, failed) => {
       server.once("error", failed);

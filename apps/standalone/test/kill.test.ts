@@ -1,15 +1,13 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type MockProviders, startMockProviders } from "@gateway/testkit";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, freePort, startApp } from "./e2e/processes.ts";
+import { startApp } from "./e2e/processes.ts";
 import { eventually } from "./harness.ts";
 import { answeredTraffic } from "./support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "./support/hang-up.ts";
+import { type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts";
 
-const listening = /"message":"listening"/;
 const kills = 3;
 
 /**
@@ -18,49 +16,17 @@ const kills = 3;
  * and no call whose client had its answer is lost or recorded twice.
  */
 describe("the standalone process, killed", () => {
-  let mocks: MockProviders;
-  let dataDir: string;
-  let port: number;
-  let server: AppProcess;
-  let apiKey: string;
-  let orgId: string;
-
-  const start = async (extra: Record<string, string> = {}) =>
-    (
-      await startApp(
-        "standalone",
-        "apps/standalone/src/main.ts",
-        {
-          PORT: String(port),
-          GATEWAY_DATA_DIR: dataDir,
-          GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
-          GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
-          GATEWAY_DRAIN_TIMEOUT_MS: "20000",
-          ...extra,
-        },
-        listening,
-      )
-    ).app;
-  const url = () => `http://127.0.0.1:${port}`;
+  let p: StandaloneProcess;
   const get = async (path: string) => {
-    const res = await request(url() + path, { headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await request(p.url + path, { headers: { authorization: `Bearer ${p.apiKey}` } });
     const text = await res.body.text();
     return { status: res.statusCode, json: text ? JSON.parse(text) : null };
   };
 
   beforeAll(async () => {
-    mocks = await startMockProviders();
-    dataDir = await mkdtemp(join(tmpdir(), "gw-kill-"));
-    port = await freePort();
-    server = await start();
-    apiKey = await eventually(async () => /api key: (sk_\w+)/.exec(server.output())?.[1]);
-    orgId = /org id: {2}(org_\w+)/.exec(server.output())![1]!;
+    p = await startStandaloneProcess({ env: { GATEWAY_DRAIN_TIMEOUT_MS: "20000" } });
   }, 60_000);
-  afterAll(async () => {
-    await server?.stop("SIGKILL");
-    await mocks?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => p?.close());
 
   it("refuses a second process on the same data dir, and leaves the first one serving", async () => {
     for (const env of [{ PORT: "0" }, {}]) {
@@ -69,29 +35,29 @@ describe("the standalone process, killed", () => {
         "second",
         "apps/standalone/src/main.ts",
         {
-          PORT: env.PORT ?? String(port),
-          GATEWAY_DATA_DIR: dataDir,
+          PORT: env.PORT ?? String(p.port),
+          GATEWAY_DATA_DIR: p.dataDir,
         },
         /never/,
         30_000,
       ).catch((error: Error) => error);
       expect(second).toBeInstanceOf(Error);
-      expect(String(second)).toContain(`is in use by process ${server.child.pid}`);
+      expect(String(second)).toContain(`is in use by process ${p.app.child.pid}`);
     }
-    const res = await get(`/admin/v1/orgs/${orgId}/projects/default`);
+    const res = await get(`/admin/v1/orgs/${p.orgId}/projects/default`);
     expect(res.status).toBe(200);
   }, 90_000);
 
   it(`loses no answered call over ${kills} SIGKILLs under traffic, and records none twice`, async () => {
-    const traffic = answeredTraffic(url, apiKey);
+    const traffic = answeredTraffic(() => p.url, p.apiKey);
     let restarts = 0;
     for (let k = 0; k < kills; k++) {
       await new Promise((r) => setTimeout(r, 400 + Math.random() * 1200));
-      server.child.kill("SIGKILL");
-      await server.exited;
+      p.app.child.kill("SIGKILL");
+      await p.app.exited;
       // the database must open again, on the same data dir, at once
-      server = await start();
-      expect(server.output()).toContain("did not stop cleanly");
+      await p.restart();
+      expect(p.app.output()).toContain("did not stop cleanly");
       restarts++;
     }
     await new Promise((r) => setTimeout(r, 500));
@@ -99,13 +65,13 @@ describe("the standalone process, killed", () => {
     const answered = traffic.answered;
     expect(answered.length).toBeGreaterThan(50);
 
-    const project = (await get(`/admin/v1/orgs/${orgId}/projects/default`)).json.id as string;
+    const project = (await get(`/admin/v1/orgs/${p.orgId}/projects/default`)).json.id as string;
     const lost = async () => {
       const missing: string[] = [];
       for (const id of answered) {
         const [capture, cost] = await Promise.all([
-          get(`/customer/v1/orgs/${orgId}/projects/${project}/captures/${id}`),
-          get(`/admin/v1/orgs/${orgId}/calls/${id}/cost`),
+          get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${id}`),
+          get(`/admin/v1/orgs/${p.orgId}/calls/${id}/cost`),
         ]);
         if (capture.status !== 200 || cost.status !== 200) missing.push(id);
       }
@@ -122,12 +88,12 @@ describe("the standalone process, killed", () => {
     let cursor: string | null = null;
     do {
       const page = await get(
-        `/customer/v1/orgs/${orgId}/projects/${project}/captures?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+        `/customer/v1/orgs/${p.orgId}/projects/${project}/captures?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       );
       listed.push(...page.json.captures.map((c: { request_id: string }) => c.request_id));
       cursor = page.json.cursor;
     } while (cursor);
-    const objects = (await readdir(join(dataDir, "blobs"), { recursive: true })).filter((f) =>
+    const objects = (await readdir(join(p.dataDir, "blobs"), { recursive: true })).filter((f) =>
       f.endsWith(".jsonl"),
     );
     console.log(
@@ -141,27 +107,29 @@ describe("the standalone process, killed", () => {
   }, 180_000);
 
   it("after a kill, deletes a torn capture file and indexes a whole one that has no index row", async () => {
-    const project = (await get(`/admin/v1/orgs/${orgId}/projects/default`)).json.id as string;
-    const [listed] = (await get(`/customer/v1/orgs/${orgId}/projects/${project}/captures?limit=1`)).json
+    const project = (await get(`/admin/v1/orgs/${p.orgId}/projects/default`)).json.id as string;
+    const [listed] = (await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures?limit=1`)).json
       .captures;
-    const dir = join(dataDir, "blobs", listed.key.slice(0, listed.key.lastIndexOf("/")));
-    const envelope = await readFile(join(dataDir, "blobs", listed.key), "utf8");
+    const dir = join(p.dataDir, "blobs", listed.key.slice(0, listed.key.lastIndexOf("/")));
+    const envelope = await readFile(join(p.dataDir, "blobs", listed.key), "utf8");
     // as a kill leaves them: a whole object whose index insert never ran, and an object cut short
     const whole = `req_${"0".repeat(21)}whole`;
     const torn = `req_${"0".repeat(22)}torn`;
     await writeFile(join(dir, `${whole}.jsonl`), envelope.replace(listed.request_id, whole));
     await writeFile(join(dir, `${torn}.jsonl`), envelope.replace(listed.request_id, torn).slice(0, 200));
-    server.child.kill("SIGKILL");
-    await server.exited;
-    server = await start();
-    expect(server.output()).toContain('"torn":1,"indexed":1');
-    expect((await get(`/customer/v1/orgs/${orgId}/projects/${project}/captures/${whole}`)).status).toBe(200);
+    p.app.child.kill("SIGKILL");
+    await p.app.exited;
+    await p.restart();
+    expect(p.app.output()).toContain('"torn":1,"indexed":1');
+    expect((await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${whole}`)).status).toBe(
+      200,
+    );
     expect((await readdir(dir)).filter((f) => f.startsWith(torn))).toEqual([]);
   }, 60_000);
 
   it("on SIGTERM with streams in flight, answers them all and exits with nothing left in flight", async () => {
     const headers = {
-      authorization: `Bearer ${apiKey}`,
+      authorization: `Bearer ${p.apiKey}`,
       "x-gateway-upstream-key": "sk-upstream-kill",
       "x-mock-frame-delay-ms": "40",
       "x-mock-end-delay-ms": "2",
@@ -171,17 +139,17 @@ describe("the standalone process, killed", () => {
       stream: true,
       messages: [{ role: "user", content: "t" }],
     });
-    mocks.providerB.reset();
-    const streams = streamsHalfHangingUp(`${url()}/v1/chat/completions`, headers, body, 20);
+    p.mocks.providerB.reset();
+    const streams = streamsHalfHangingUp(`${p.url}/v1/chat/completions`, headers, body, 20);
     // every stream under way upstream: a request still in transit when the server stops listening
     // would be refused, which is the load balancer's part (readiness), not what this test is about
-    await eventually(async () => (mocks.providerB.requests.length >= 20 ? true : undefined), 10_000);
-    server.child.kill("SIGTERM");
+    await eventually(async () => (p.mocks.providerB.requests.length >= 20 ? true : undefined), 10_000);
+    p.app.child.kill("SIGTERM");
     expect(await streams).toEqual(Array(20).fill(true));
-    expect(await server.exited).toBe(0);
-    expect(server.output()).not.toContain("drain deadline passed");
+    expect(await p.app.exited).toBe(0);
+    expect(p.app.output()).not.toContain("drain deadline passed");
     // a clean stop leaves the data dir free and its journal empty
-    expect(await readdir(dataDir)).not.toContain("lock.pid");
-    expect(await readdir(join(dataDir, "journal"))).toEqual([]);
+    expect(await readdir(p.dataDir)).not.toContain("lock.pid");
+    expect(await readdir(join(p.dataDir, "journal"))).toEqual([]);
   }, 60_000);
 });

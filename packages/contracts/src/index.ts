@@ -1,6 +1,7 @@
 export * from "./call-event.ts";
 export * from "./control-plane-errors.ts";
 export * from "./headers.ts";
+export * from "./http-server.ts";
 export * from "./ids.ts";
 export * from "./key-usage-event.ts";
 export * from "./logger.ts";

@@ -25,8 +25,14 @@ export async function startApp(
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs = 60_000,
+  /** The process's `ulimit -n`, for the tests that exhaust it. */
+  fdLimit?: number,
 ): Promise<{ app: AppProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ["--experimental-strip-types", `${repoRoot}${script}`], {
+  const node = [process.execPath, "--experimental-strip-types", `${repoRoot}${script}`];
+  const [command, args] = fdLimit
+    ? ["bash", ["-c", `ulimit -n ${fdLimit} && exec "$@"`, "bash", ...node]]
+    : [node[0]!, node.slice(1)];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH ?? "", ...env },
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
