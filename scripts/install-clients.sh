@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the clients people point at a gateway, for the real-client suite
 # (apps/standalone/test/e2e/real-clients.ts), into <repo>/.tools/clients:
-#   python/  a virtualenv with the official `openai` and `anthropic` SDKs (PyPI)
+#   python/  a virtualenv with the official `openai` and `anthropic` SDKs, and schemathesis (the
+#            API fuzzer of apps/standalone/test/e2e/fuzz.ts), from PyPI
 #   npm/     Codex CLI (`@openai/codex`, its native binary comes inside the package) and
 #            Claude Code (`@anthropic-ai/claude-code`), from the npm registry
 # The Node SDKs are the workspace's own devDependencies. Versions are pinned here, so a run is
@@ -11,7 +12,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 dir="$(pwd -P)/.tools/clients"
-python_packages=(openai==3.57.0 anthropic==2.13.0)
+python_packages=(openai==3.57.0 anthropic==2.13.0 schemathesis==4.32.5)
 npm_packages=(@openai/codex@0.169.0 @anthropic-ai/claude-code@2.1.331)
 
 mkdir -p "$dir"
@@ -26,7 +27,7 @@ python3 -m venv "$dir/python"
 "$dir/python/bin/pip" install --quiet --disable-pip-version-check "${python_packages[@]}" >&2
 npm install --silent --no-audit --no-fund --prefix "$dir/npm" "${npm_packages[@]}" >&2
 # each client answers, or the install failed
-"$dir/python/bin/python" -c 'import openai, anthropic' >&2
+"$dir/python/bin/python" -c 'import openai, anthropic, schemathesis' >&2
 "$dir/npm/node_modules/.bin/codex" --version >&2
 "$dir/npm/node_modules/.bin/claude" --version >&2
 echo "$want" >"$stamp"

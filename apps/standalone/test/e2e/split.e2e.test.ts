@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "../support/hang-up.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
+import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { infra } from "./processes.ts";
 import { realClientScenarios } from "./real-clients.ts";
@@ -35,6 +36,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   deploymentScenarios(() => d, "split");
   hangUpScenarios(() => d, "split");
   realClientScenarios(() => d, "split");
+  fuzzScenarios(() => d, "split");
 
   describe("faults", () => {
     let org: TestOrg;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe } from "vitest";
 import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
+import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { realClientScenarios } from "./real-clients.ts";
 import { deploymentScenarios } from "./scenarios.ts";
@@ -14,4 +15,5 @@ describe("end to end: standalone process", () => {
   deploymentScenarios(() => d, "standalone");
   hangUpScenarios(() => d, "standalone");
   realClientScenarios(() => d, "standalone");
+  fuzzScenarios(() => d, "standalone");
 });
