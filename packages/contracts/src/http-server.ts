@@ -23,6 +23,12 @@ const headersTimeoutMs = 10_000;
 const requestTimeoutMs = 60_000;
 /** Descriptors kept out of the budget for the process itself: stores, journal, logs, engines. */
 const reservedDescriptors = 512;
+/**
+ * How far the hard cap sits above the budget: the kernel hands over up to a listen backlog (511)
+ * of connections in one go, all accepted before any of those being shed has closed, and Node
+ * would refuse a real caller among them outright.
+ */
+const burstConnections = 512;
 
 /** The soft limit on open files (`ulimit -n`), read from /proc on Linux; undefined elsewhere. */
 export function openFileLimit(): number | undefined {
@@ -37,7 +43,8 @@ export function openFileLimit(): number | undefined {
 
 /**
  * Client connections that fit the descriptor limit: half of what the reserve leaves, because a
- * call in flight holds a second descriptor upstream. 10,000 where the limit cannot be read.
+ * call in flight holds a second descriptor upstream (a burst above it is shed within a tick).
+ * 10,000 where the limit cannot be read.
  */
 export function connectionBudget(limit = openFileLimit()): number {
   if (limit === undefined) return 10_000;
@@ -56,7 +63,7 @@ export function createHttpServer(listener: RequestListener, options: HttpServerO
     listener,
   );
   const cap = options.maxConnections ?? connectionBudget();
-  server.maxConnections = cap;
+  server.maxConnections = cap + burstConnections;
   shedIdleConnections(server, cap, options.log);
   return server;
 }
