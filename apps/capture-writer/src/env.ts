@@ -1,8 +1,10 @@
-import { kafkaEnv, parseEnvWith, postgresEnv, s3Env } from "@gateway/engines";
+import { kafkaEnv, parseEnvWith, postgresEnv, probeListenEnv, s3Env } from "@gateway/engines";
 import { z } from "zod";
 
 /** The capture writer as a process of its own: Kafka (events in), S3 (objects) and PostgreSQL (index). */
 export const captureWriterEnvSchema = z.object({
+  /** `/livez` and `/readyz`. */
+  ...probeListenEnv(8091),
   ...kafkaEnv,
   ...postgresEnv,
   ...s3Env,

@@ -1,5 +1,5 @@
 import { createLogger } from "@gateway/contracts";
-import { envOrExit, stopOnSignals } from "@gateway/engines";
+import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
 import { startCaptureWriter } from "./capture-writer.ts";
 import { captureWriterDeps } from "./deps.ts";
 import { parseCaptureWriterEnv } from "./env.ts";
@@ -8,6 +8,16 @@ import { parseCaptureWriterEnv } from "./env.ts";
 const log = createLogger("capture-writer");
 const env = envOrExit(parseCaptureWriterEnv);
 const { deps, close } = await captureWriterDeps(env, log);
+// probes first: alive while it joins its group, ready once it holds partitions
+const probes = await serveProbes({
+  port: env.PORT,
+  host: env.HOST,
+  log,
+  readiness: consumerReadiness(deps.bus, deps.db),
+});
 await startCaptureWriter(deps);
 log.info("consuming", { group: "capture-writer" });
-stopOnSignals(log, close);
+stopOnSignals(log, async () => {
+  probes.close();
+  await close();
+});

@@ -1,3 +1,4 @@
+import { databaseAnswers } from "@gateway/db";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
@@ -71,6 +72,14 @@ export function createControlPlane(services: Services): {
   registerWorkloads(registry.table(customer, surfaces.customer, "orgKey", "Workloads"));
   registerCaptures(registry.table(customer, surfaces.customer, "orgKey", "Captures"));
   app.route(surfaces.customer, customer);
+
+  // Probes, outside the API (no key, not in /openapi.json): alive, and ready while PostgreSQL answers.
+  app.get("/livez", (c) => c.json({ status: "alive" }));
+  app.get("/readyz", async (c) =>
+    (await databaseAnswers(services.db, 1_000))
+      ? c.json({ status: "ready" })
+      : c.json({ status: "database_unreachable" }, 503),
+  );
 
   app.notFound((c) =>
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),

@@ -1,8 +1,10 @@
-import { kafkaEnv, parseEnvWith, postgresEnv, redisEnv } from "@gateway/engines";
+import { kafkaEnv, parseEnvWith, postgresEnv, probeListenEnv, redisEnv } from "@gateway/engines";
 import { z } from "zod";
 
 /** The costing worker as a process of its own: Kafka (events in), PostgreSQL (rows), Redis (BullMQ jobs). */
 export const costingWorkerEnvSchema = z.object({
+  /** `/livez` and `/readyz`. */
+  ...probeListenEnv(8092),
   ...kafkaEnv,
   ...postgresEnv,
   ...redisEnv,

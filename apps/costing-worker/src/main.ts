@@ -1,5 +1,5 @@
 import { createLogger } from "@gateway/contracts";
-import { envOrExit, stopOnSignals } from "@gateway/engines";
+import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
 import { startCostingWorker } from "./costing-worker.ts";
 import { costingWorkerDeps } from "./deps.ts";
 import { parseCostingWorkerEnv } from "./env.ts";
@@ -8,6 +8,16 @@ import { parseCostingWorkerEnv } from "./env.ts";
 const log = createLogger("costing-worker");
 const env = envOrExit(parseCostingWorkerEnv);
 const { deps, close } = await costingWorkerDeps(env, log);
+// probes first: alive while it joins its group, ready once it holds partitions
+const probes = await serveProbes({
+  port: env.PORT,
+  host: env.HOST,
+  log,
+  readiness: consumerReadiness(deps.bus, deps.db),
+});
 await startCostingWorker(deps);
 log.info("consuming", { group: "costing-worker" });
-stopOnSignals(log, close);
+stopOnSignals(log, async () => {
+  probes.close();
+  await close();
+});

@@ -20,7 +20,7 @@ import { modelList } from "./models.ts";
 import { type PlanContext, planCall } from "./plan.ts";
 import { readBody } from "./read-body.ts";
 import { authenticate, resolveCaller } from "./resolve-caller.ts";
-import { matchRoute, wireFormatForPath } from "./routes.ts";
+import { matchRoute, probePaths, wireFormatForPath } from "./routes.ts";
 import { parseTags } from "./tags.ts";
 
 export interface GatewayDeps {
@@ -265,19 +265,34 @@ export function createGateway({
       });
   }
 
+  /**
+   * `/healthz` as the interface defines it (200 while the process serves); `/livez`: the process
+   * answers at all; `/readyz`: send it traffic. Not ready from the moment a drain begins (a load
+   * balancer stops routing to it while it finishes what it has) and until the config cache has
+   * been complete once (a gateway that just started could not yet tell a valid key).
+   */
+  function probeAnswer(path: string): { status: number; body: { status: string } } {
+    if (path === "/livez") return { status: 200, body: { status: "alive" } };
+    if (path === "/healthz") return { status: 200, body: { status: draining ? "draining" : "ok" } };
+    if (draining) return { status: 503, body: { status: "draining" } };
+    if (!cache.synced()) return { status: 503, body: { status: "syncing" } };
+    return { status: 200, body: { status: "ready" } };
+  }
+
   return {
     handle(req, res) {
       const url = req.url ?? "/";
       if (draining) res.setHeader("connection", "close");
-      const path = url.split("?")[0];
-      if (req.method === "GET" && path === "/healthz") {
+      const path = url.split("?")[0]!;
+      if (req.method === "GET" && probePaths.has(path)) {
         const probe = {
           requestId: newId("request"),
           mode: "byo",
           route: "primary",
           servedModel: null,
         } as const;
-        sendJson(res, 200, JSON.stringify({ status: draining ? "draining" : "ok" }), gatewayHeaders(probe));
+        const { status, body } = probeAnswer(path);
+        sendJson(res, status, JSON.stringify(body), gatewayHeaders(probe));
         return;
       }
       if (req.method === "GET" && path === "/v1/models") return track(serveModels(req, res), res);

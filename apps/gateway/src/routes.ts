@@ -27,7 +27,10 @@ export function wireFormatForPath(url: string): WireFormat {
   return url.startsWith("/v1/messages") ? "messages" : "chat_completions";
 }
 
+/** The probes a load balancer or an orchestrator asks (GET, no authentication). */
+export const probePaths: ReadonlySet<string> = new Set(["/healthz", "/livez", "/readyz"]);
+
 /** Paths the gateway answers; everything else belongs to the control plane. */
 export function isGatewayPath(url: string): boolean {
-  return url.startsWith("/v1/") || url === "/healthz" || url.startsWith("/healthz?");
+  return url.startsWith("/v1/") || probePaths.has(url.split("?")[0]!);
 }

@@ -93,15 +93,23 @@ export async function startStandalone(
   }
 }
 
-/** Until the stores are open every request is asked to come back; the SDKs retry a 503 by themselves. */
-function answerStarting(_req: IncomingMessage, res: ServerResponse) {
-  const body = JSON.stringify({
-    error: { code: "starting", message: "The server is starting; retry in a moment." },
-  });
-  res.writeHead(503, {
+/**
+ * Until the stores are open every request is asked to come back (the SDKs retry a 503 by
+ * themselves), `/readyz` included; `/livez` says the process is alive.
+ */
+function answerStarting(req: IncomingMessage, res: ServerResponse) {
+  const alive = req.url === "/livez";
+  const body = JSON.stringify(
+    alive
+      ? { status: "alive" }
+      : req.url === "/readyz"
+        ? { status: "starting" }
+        : { error: { code: "starting", message: "The server is starting; retry in a moment." } },
+  );
+  res.writeHead(alive ? 200 : 503, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
-    "retry-after": "1",
+    ...(alive ? {} : { "retry-after": "1" }),
   });
   res.end(body);
 }

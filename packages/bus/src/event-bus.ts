@@ -12,6 +12,12 @@ export interface EventBus {
    * the bus's `onDeadLetter`) and skipped, so one poison event cannot stall its group.
    */
   subscribe(subscription: Subscription): Promise<void>;
+  /**
+   * Whether every subscription is being fed: on Kafka, each holds at least one partition of its
+   * topic (a member left without one by a rebalance, or out of its group, is not); in process,
+   * always. A consumer's readiness.
+   */
+  consuming(): boolean;
   /** Resolves once every event published so far has been handed to the transport (or handled). */
   flush(): Promise<void>;
   close(): Promise<void>;

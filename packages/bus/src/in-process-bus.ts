@@ -125,6 +125,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       options.journal?.dropLeftover();
       return replayed;
     },
+    consuming: () => true,
     async subscribe(subscription) {
       const queues = groupsByTopic.get(subscription.topic) ?? [];
       if (queues.some((q) => q.subscription.group === subscription.group)) {

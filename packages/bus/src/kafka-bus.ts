@@ -110,7 +110,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     allowAutoTopicCreation: false,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
-  const consumers: { close(): Promise<void> }[] = [];
+  const consumers: { partitions(): number; close(): Promise<void> }[] = [];
   const readyTopics = new Set<string>();
 
   /** Events not yet with the broker nor in the spool, oldest first, each with its journal number. */
@@ -341,6 +341,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         }),
       );
     },
+    consuming: () => consumers.length > 0 && consumers.every((c) => c.partitions() > 0),
     async flush() {
       for (;;) {
         if (closed) return;

@@ -33,10 +33,14 @@ const restartDelayMs = 2_000;
  * thrown away and a fresh one joins, retrying until the broker answers. Offsets are committed
  * only after `handle` succeeded: a crash redelivers, never skips.
  */
-export async function startGroupConsumer(options: GroupConsumerOptions): Promise<{ close(): Promise<void> }> {
+export async function startGroupConsumer(
+  options: GroupConsumerOptions,
+): Promise<{ partitions(): number; close(): Promise<void> }> {
   const { kafka, topic, groupId, log } = options;
   let current: Consumer | null = null;
   let closed = false;
+  // the partitions of `topic` the group's last rebalance gave this member; none while out of it
+  let assigned = 0;
 
   async function join(): Promise<void> {
     const consumer = kafka.consumer({
@@ -59,7 +63,14 @@ export async function startGroupConsumer(options: GroupConsumerOptions): Promise
       },
     });
     current = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      assigned = payload.memberAssignment[topic]?.length ?? 0;
+    });
+    consumer.on(consumer.events.STOP, () => {
+      if (current === consumer) assigned = 0;
+    });
     consumer.on(consumer.events.CRASH, () => {
+      assigned = 0;
       // kafkajs may report one crash more than once: only the first one rejoins
       if (closed || current !== consumer) return;
       current = null;
@@ -139,6 +150,7 @@ export async function startGroupConsumer(options: GroupConsumerOptions): Promise
 
   await join();
   return {
+    partitions: () => assigned,
     async close() {
       closed = true;
       await (current as Consumer | null)?.disconnect().catch(() => {});

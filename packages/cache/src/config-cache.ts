@@ -11,6 +11,13 @@ export interface ConfigCache {
    * entry whose delete was lost (or that a restored snapshot brought back) does not stay forever.
    */
   keys(): Promise<string[]>;
+  /**
+   * Whether a reader can answer for keys it has never seen: true once the cache has been complete
+   * at least once (a Redis rebuilt by the control plane, with the invalidations subscribed). It
+   * stays true when the store goes away later: the copies keep answering, and a gateway taken out
+   * of rotation for it would turn a Redis outage into a total one.
+   */
+  synced(): boolean;
   close(): Promise<void>;
 }
 

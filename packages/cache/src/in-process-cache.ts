@@ -16,6 +16,8 @@ export function createInProcessCache(): ConfigCache {
     async keys() {
       return [...entries.keys()];
     },
+    // the control plane writes into it in the same process, before the server answers anything
+    synced: () => true,
     async close() {
       entries.clear();
     },

@@ -99,6 +99,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     redisAway = true;
   });
   redis.on("ready", () => {
+    void watchForSync();
     if (redisAway) log.info("redis is back");
     const wasAway = redisAway;
     redisAway = false;
@@ -117,6 +118,25 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     invalidations++;
     local.delete(key);
   });
+
+  // Latched: once Redis has been seen complete (rebuilt, marked) with the subscription up, a reader
+  // can answer any key; until then it is checked on every (re)connect and every second.
+  let wasSynced = false;
+  let syncTimer: NodeJS.Timeout | null = null;
+  async function watchForSync() {
+    if (wasSynced || closed || syncTimer) return;
+    try {
+      if (!subscriberLost && (await redis.get(syncedMark)) !== null) wasSynced = true;
+    } catch {
+      // not yet: tried again below
+    }
+    if (wasSynced || closed) return;
+    syncTimer = setTimeout(() => {
+      syncTimer = null;
+      void watchForSync();
+    }, 1_000);
+    syncTimer.unref();
+  }
 
   function remember(key: string, value: unknown) {
     local.delete(key);
@@ -271,6 +291,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       found.delete(syncedMark.slice(prefix.length));
       return [...found];
     },
+    synced: () => wasSynced,
     async keepSynced(fn) {
       rebuild = fn;
       await fn();
@@ -278,6 +299,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     },
     async close() {
       closed = true;
+      if (syncTimer) clearTimeout(syncTimer);
       if (retryTimer) clearTimeout(retryTimer);
       retryTimer = null;
       local.clear();

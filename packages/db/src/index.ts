@@ -1,6 +1,7 @@
 export * from "./captures.ts";
 export * from "./client.ts";
 export * from "./costing/index.ts";
+export * from "./health.ts";
 export * from "./json-rows.ts";
 export * from "./migrate.ts";
 export * from "./reports/index.ts";

@@ -11,6 +11,12 @@ export const listenEnv = {
   GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
 };
 
+/** `listenEnv` with the app's own default port: the consumers' probe listeners. */
+export const probeListenEnv = (defaultPort: number) => ({
+  ...listenEnv,
+  PORT: listenEnv.PORT.unwrap().default(defaultPort),
+});
+
 export const postgresEnv = {
   GATEWAY_DATABASE_URL: z.url(),
   GATEWAY_DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),

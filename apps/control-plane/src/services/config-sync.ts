@@ -124,6 +124,7 @@ export function configSync(cache: ConfigCache) {
         },
         delete: (key) => cache.delete(key),
         keys: () => cache.keys(),
+        synced: () => cache.synced(),
         close: () => cache.close(),
       };
       const live = configSync(recording);

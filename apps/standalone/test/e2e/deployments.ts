@@ -27,6 +27,8 @@ export interface Deployment {
 export interface SplitDeployment extends Deployment {
   kind: "split";
   apps: Record<"controlPlane" | "gateway1" | "gateway2" | "captureWriter" | "costingWorker", AppProcess>;
+  /** Where a consumer's probe listener answers (`/livez`, `/readyz`), from its own log line. */
+  probeUrl(app: "captureWriter" | "costingWorker"): string;
   /** Prints the tail of every app's output, for a failed test to show why. */
   dumpLogs(): void;
   /** Starts the capture writer again after a test stopped it. */
@@ -162,6 +164,9 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     env,
     sql,
     cp: controlPlaneClient(cp.match[1]!, operatorToken),
+    probeUrl(app) {
+      return listening.exec(apps[app].output())![1]!;
+    },
     dumpLogs() {
       for (const app of Object.values(apps)) console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`);
     },

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "../support/hang-up.ts";
@@ -37,6 +38,53 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   hangUpScenarios(() => d, "split");
   realClientScenarios(() => d, "split");
   fuzzScenarios(() => d, "split");
+
+  describe("probes", () => {
+    const probe = async (url: string) => {
+      const res = await fetch(url);
+      return { status: res.status, body: (await res.json()) as { status: string } };
+    };
+
+    it("gateways, control plane and consumers are alive and ready; those that need PostgreSQL are not ready without it", async () => {
+      for (const g of d.gateways) {
+        expect(await probe(`${g}/livez`)).toEqual({ status: 200, body: { status: "alive" } });
+        expect(await probe(`${g}/readyz`)).toEqual({ status: 200, body: { status: "ready" } });
+      }
+      const needDatabase = [d.controlPlane, d.probeUrl("captureWriter"), d.probeUrl("costingWorker")];
+      // a consumer is ready once its group's rebalance has handed it partitions of its topic
+      for (const url of needDatabase) {
+        expect(await probe(`${url}/livez`)).toEqual({ status: 200, body: { status: "alive" } });
+        await within(30_000, async () => ((await probe(`${url}/readyz`)).status === 200 ? true : undefined));
+      }
+      // their database refuses them: connections cut, new ones not allowed; the one connection
+      // that does this stays, to allow them again
+      const target = new URL(d.env.GATEWAY_DATABASE_URL!);
+      const row = { db: decodeURIComponent(target.pathname.slice(1)) };
+      // PostgreSQL refuses to disallow connections to the database a session is in
+      const admin = postgres(Object.assign(target, { pathname: "/postgres" }).toString(), {
+        max: 1,
+        onnotice: () => {},
+      });
+      await admin.unsafe(`alter database "${row.db}" allow_connections false`);
+      try {
+        await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${row.db}`;
+        for (const url of needDatabase) {
+          expect(await probe(`${url}/readyz`)).toEqual({
+            status: 503,
+            body: { status: "database_unreachable" },
+          });
+          expect(await probe(`${url}/livez`)).toEqual({ status: 200, body: { status: "alive" } });
+        }
+        // the gateways never open PostgreSQL: still ready
+        for (const g of d.gateways) expect((await probe(`${g}/readyz`)).status).toBe(200);
+      } finally {
+        await admin.unsafe(`alter database "${row.db}" allow_connections true`);
+        await admin.end();
+      }
+      for (const url of needDatabase)
+        await within(10_000, async () => ((await probe(`${url}/readyz`)).status === 200 ? true : undefined));
+    }, 90_000);
+  });
 
   describe("faults", () => {
     let org: TestOrg;
