@@ -1,4 +1,3 @@
-import { databaseAnswers } from "@gateway/db";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
@@ -9,6 +8,7 @@ import { registerCaptures } from "./routes/captures.ts";
 import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
 import { registerOperatorPrices } from "./routes/operator-prices.ts";
+import { registerProbes } from "./routes/probes.ts";
 import { registerProjects } from "./routes/projects.ts";
 import { registerReference } from "./routes/reference.ts";
 import { registerReports } from "./routes/reports/index.ts";
@@ -51,6 +51,7 @@ export function createControlPlane(services: Services): {
   );
 
   registerReference(registry.table(app, "", null, "Reference"), registry.routes);
+  registerProbes(registry.table(app, "", null, "Probes"));
 
   const operator = new Hono<AppEnv>();
   operator.use(requireOperator);
@@ -73,14 +74,6 @@ export function createControlPlane(services: Services): {
   registerCaptures(registry.table(customer, surfaces.customer, "orgKey", "Captures"));
   app.route(surfaces.customer, customer);
 
-  // Probes, outside the API (no key, not in /openapi.json): alive, and ready while PostgreSQL answers.
-  app.get("/livez", (c) => c.json({ status: "alive" }));
-  app.get("/readyz", async (c) =>
-    (await databaseAnswers(services.db, 1_000))
-      ? c.json({ status: "ready" })
-      : c.json({ status: "database_unreachable" }, 503),
-  );
-
   app.notFound((c) =>
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),
   );
@@ -88,7 +81,7 @@ export function createControlPlane(services: Services): {
     if (error instanceof ApiError) return errorResponse(c, error);
     // a database error's cause, not the error: drizzle's message lists the query's parameters
     const cause = error.cause instanceof Error ? error.cause : error;
-    services.log.error("control-plane request failed", { path: c.req.path, error: String(cause) });
+    services.log.error("control-plane request failed", { path: c.req.path, error: cause });
     return errorResponse(c, new ApiError("internal_error", "Internal error."));
   });
   return { app, routes: registry.routes };

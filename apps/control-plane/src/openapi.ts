@@ -63,15 +63,16 @@ function operation(route: RegisteredRoute) {
 
   const responses: Record<string, unknown> = {};
   for (const [status, doc] of Object.entries(route.responses)) {
+    // an error answer has the error body unless the route states its own (a probe's 503)
     const success = Number(status) < 400;
-    responses[status] = !success
-      ? errorRef(doc.description)
-      : doc.schema
-        ? {
-            description: doc.description,
-            content: { "application/json": { schema: jsonSchema(doc.schema, "output") } },
-          }
-        : { description: doc.description };
+    responses[status] = doc.schema
+      ? {
+          description: doc.description,
+          content: { "application/json": { schema: jsonSchema(doc.schema, "output") } },
+        }
+      : success
+        ? { description: doc.description }
+        : errorRef(doc.description);
   }
   // Every route validates its query (unknown parameters included) and most take a body.
   responses["400"] ??= errorRef("Invalid input; the message and `details.issues` name the field.");

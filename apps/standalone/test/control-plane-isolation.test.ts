@@ -12,6 +12,8 @@ type Case = "public" | "operator" | { body?: unknown };
 const cases: Record<string, Case> = {
   "GET /openapi.json": "public",
   "GET /docs": "public",
+  "GET /livez": "public",
+  "GET /readyz": "public",
   "POST /operator/v1/orgs": "operator",
   "GET /operator/v1/orgs": "operator",
   "GET /operator/v1/models": "operator",
