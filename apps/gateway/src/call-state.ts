@@ -112,6 +112,26 @@ export function toRawBody(bytes: Buffer): RawBody {
     : { encoding: "base64", data: bytes.toString("base64") };
 }
 
+/**
+ * The access log line of a call: who, where, how it went; never a key, a body or a prompt (the
+ * model names are the caller's and not logged either: they can be anything).
+ */
+export function accessFields(call: CallState) {
+  return {
+    request_id: call.requestId,
+    org_id: call.caller?.apiKey.orgId ?? null,
+    project_id: call.caller?.project.id ?? null,
+    workload_id: call.caller?.workload.id ?? null,
+    endpoint: call.spec.endpoint,
+    mode: call.mode,
+    route: call.route,
+    status: call.status,
+    first_byte_ms: call.firstByteMs,
+    total_ms: Math.round(Math.max(0, performance.now() - call.startedAt) * 10) / 10,
+    stream_outcome: call.outcome,
+  };
+}
+
 /** The `gateway.calls.v1` event for a call that resolved to a workload. */
 export function callEvent(call: CallState, caller: Caller): CallEvent {
   const capture = call.capture;

@@ -1,3 +1,4 @@
+import { logEnv } from "@gateway/contracts";
 import { z } from "zod";
 
 /** Gateway settings, parsed once from the environment by the app that starts the gateway. */
@@ -14,6 +15,12 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
   /** Longest silence between two chunks of a response body. */
   GATEWAY_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  /** One `access` log line per call (no key, body or prompt); `false` turns it off. */
+  GATEWAY_ACCESS_LOG: z
+    .enum(["true", "false", "1", "0"])
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  ...logEnv,
 });
 
 /** The operator's provider-B key for `/v1/responses` and `/v1/responses/compact`, read by this name. */
@@ -26,6 +33,7 @@ export interface GatewayConfig {
   connectTimeoutMs: number;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
+  accessLog: boolean;
 }
 
 export function gatewayConfigFromEnv(env: z.infer<typeof gatewayEnvSchema>): GatewayConfig {
@@ -36,5 +44,6 @@ export function gatewayConfigFromEnv(env: z.infer<typeof gatewayEnvSchema>): Gat
     connectTimeoutMs: env.GATEWAY_CONNECT_TIMEOUT_MS,
     firstByteTimeoutMs: env.GATEWAY_FIRST_BYTE_TIMEOUT_MS,
     idleTimeoutMs: env.GATEWAY_IDLE_TIMEOUT_MS,
+    accessLog: env.GATEWAY_ACCESS_LOG,
   };
 }

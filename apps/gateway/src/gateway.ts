@@ -12,7 +12,7 @@ import {
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import { Agent } from "undici";
 import type { Attempt } from "./attempt.ts";
-import { type CallState, callEvent, gatewayHeaders, newCallState } from "./call-state.ts";
+import { accessFields, type CallState, callEvent, gatewayHeaders, newCallState } from "./call-state.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { forward } from "./forward.ts";
 import { captureHeaders, singleHeader } from "./headers.ts";
@@ -107,8 +107,8 @@ export function createGateway({
   function failThrown(call: CallState, res: ServerResponse, error: unknown) {
     const thrown = thrownError(error);
     if (thrown.kind === "internal")
-      log.error("gateway request failed", { request_id: call.requestId, error: String(error) });
-    else log.warn("config store did not answer", { request_id: call.requestId, error: String(error) });
+      log.error("gateway request failed", { request_id: call.requestId, error });
+    else log.warn("config store did not answer", { request_id: call.requestId, error });
     if (!res.headersSent) fail(call, res, thrown.kind, thrown.message);
     else res.destroy();
   }
@@ -117,20 +117,27 @@ export function createGateway({
     const route = matchRoute(req.method, url);
     const upstreamKey = singleHeader(req.headers[gatewayRequestHeaders.upstreamKey]);
     const mode = upstreamKey ? "byo" : "managed";
-    if (!route) {
-      const format = wireFormatForPath(url);
-      const spec = format === "messages" ? endpointSpecs.messages : endpointSpecs.chat_completions;
-      return fail(
-        newCallState(newId("request"), spec, mode),
-        res,
-        "not_found",
-        `No route for ${req.method} ${url.split("?")[0]}.`,
-      );
+    const unrouted =
+      wireFormatForPath(url) === "messages" ? endpointSpecs.messages : endpointSpecs.chat_completions;
+    const call = newCallState(newId("request"), route?.spec ?? unrouted, mode);
+    try {
+      if (!route) return fail(call, res, "not_found", `No route for ${req.method} ${url.split("?")[0]}.`);
+      await resolveAndServe(req, res, call, route.query, upstreamKey);
+    } finally {
+      if (config.accessLog) log.info("access", accessFields(call));
     }
-    const call = newCallState(newId("request"), route.spec, mode);
+  }
+
+  async function resolveAndServe(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: CallState,
+    query: string,
+    upstreamKey: string | undefined,
+  ) {
     let resolved: Awaited<ReturnType<typeof resolveCaller>>;
     try {
-      resolved = await resolveCaller(reader, route.spec.wireFormat, req.headers);
+      resolved = await resolveCaller(reader, call.spec.wireFormat, req.headers);
     } catch (error) {
       return failThrown(call, res, error);
     }
@@ -147,7 +154,7 @@ export function createGateway({
     };
     res.on("close", onClientGone);
     try {
-      await serveCall(req, res, call, route.query, upstreamKey);
+      await serveCall(req, res, call, query, upstreamKey);
     } catch (error) {
       failThrown(call, res, error);
     } finally {
@@ -254,7 +261,7 @@ export function createGateway({
     inFlight++;
     work
       .catch((error: unknown) => {
-        log.error("gateway request failed", { error: String(error) });
+        log.error("gateway request failed", { error });
         if (!res.headersSent)
           sendJson(res, 500, JSON.stringify({ error: { message: "Internal gateway error." } }), {});
         else res.destroy();

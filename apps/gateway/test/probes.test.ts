@@ -21,6 +21,7 @@ async function gatewayOn(cache: ConfigCache) {
       connectTimeoutMs: 1_000,
       firstByteTimeoutMs: 1_000,
       idleTimeoutMs: 1_000,
+      accessLog: false,
     },
   });
   const server = createHttpServer((req, res) => gateway.handle(req, res), { log: silentLogger });

@@ -39,7 +39,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     app.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        log.error("shutdown failed", { error: String(error) });
+        log.error("shutdown failed", { error });
         process.exit(1);
       },
     );

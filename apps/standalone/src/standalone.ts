@@ -145,18 +145,17 @@ async function startApps(
   const cache = createInProcessCache();
   const bus = createInProcessBus({
     lingerMs: 20,
-    onHandlerError: (group, error) =>
-      log.error("event consumer failed; will retry", { group, error: String(error) }),
+    onHandlerError: (group, error) => log.error("event consumer failed; will retry", { group, error }),
     // The event itself may hold captured prompts: only its request id goes to the log.
     onDeadLetter: (group, event, error) =>
       log.error("event given up after repeated failures", {
         group,
         request_id:
           typeof event === "object" && event !== null && "request_id" in event ? event.request_id : null,
-        error: String(error),
+        error,
       }),
     journal: openJournal(join(dataDir, "journal"), {
-      onError: (message, error) => log.error(message, { error: String(error) }),
+      onError: (message, error) => log.error(message, { error }),
     }),
   });
   const blobsRoot = join(dataDir, "blobs");
@@ -184,7 +183,7 @@ async function startApps(
     await bus.flush();
     // best effort: a file it cannot read must not keep the server from starting
     await sweepCaptureFiles(db, blobsRoot, crashedSince, log).catch((error: unknown) =>
-      log.error("capture sweep failed", { error: String(error) }),
+      log.error("capture sweep failed", { error }),
     );
   }
   const gateway = createGateway({

@@ -101,7 +101,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     log.warn("the last process on this spool dir did not stop cleanly", { pid: lock.stale.pid });
   const spool: Spool = await openSpool(options.spoolDir);
   const opened = openJournal(join(options.spoolDir, "journal"), {
-    onError: (message, error) => log.error(message, { error: String(error) }),
+    onError: (message, error) => log.error(message, { error }),
   });
   const journal: Journal = opened.journal;
   const partitions = sendPartitioner();
@@ -176,7 +176,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       return true;
     } catch (error) {
       attempt.catch(() => {});
-      if (!down) log.warn("kafka unreachable; spooling events to disk", { error: String(error) });
+      if (!down) log.warn("kafka unreachable; spooling events to disk", { error });
       // a fresh connection on the next try: kafkajs may hold a dead one
       connected = false;
       await producer.disconnect().catch(() => {});
@@ -272,7 +272,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     if (running || closed) return;
     running = pump()
       .catch((error: unknown) => {
-        log.error("kafka publisher failed; retrying", { error: String(error) });
+        log.error("kafka publisher failed; retrying", { error });
         wentDown();
       })
       .finally(() => {

@@ -101,7 +101,7 @@ export async function startGroupConsumer(
           const done = await deliver(events, {
             handle: (chunk) => options.handle(chunk.map((e) => e.event)),
             retryDelayMs: options.retryDelayMs ?? 200,
-            onError: (error) => log.warn("event handler failed", { group: groupId, error: String(error) }),
+            onError: (error) => log.warn("event handler failed", { group: groupId, error }),
             onDeadLetter: ({ message, event }, error) =>
               deadLetter(message, message.value?.toString("utf8") ?? "", event, error),
             keepGoing: async () => {
@@ -127,7 +127,7 @@ export async function startGroupConsumer(
   }
 
   function deadLetter(message: KafkaMessage, value: string, event: unknown, error: unknown) {
-    log.error("event dead-lettered", { group: groupId, offset: message.offset, error: String(error) });
+    log.error("event dead-lettered", { group: groupId, offset: message.offset, error });
     const dead: DeadLetter = { key: message.key?.toString("utf8") ?? "", value, error };
     if (event !== undefined) dead.event = event;
     options.onDeadLetter(dead);
@@ -143,7 +143,7 @@ export async function startGroupConsumer(
         return;
       } catch (error) {
         await (current as Consumer | null)?.disconnect().catch(() => {});
-        log.warn("kafka consumer could not join yet", { group: groupId, error: String(error) });
+        log.warn("kafka consumer could not join yet", { group: groupId, error });
       }
     }
   }

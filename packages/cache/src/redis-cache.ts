@@ -191,7 +191,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       await redis.set(syncedMark, new Date().toISOString());
     } catch (error) {
       log.warn("rebuilding the redis config cache failed; will retry when redis is back", {
-        error: String(error),
+        error,
       });
     }
   }
@@ -205,7 +205,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       await write(key, op);
     } catch (error) {
       pending.set(key, op);
-      log.warn("redis write failed; will retry it", { key, error: String(error) });
+      log.warn("redis write failed; will retry it", { key, error });
       scheduleRetry();
     }
   }

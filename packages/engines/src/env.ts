@@ -1,3 +1,4 @@
+import { logEnv } from "@gateway/contracts";
 import { z } from "zod";
 
 /**
@@ -5,6 +6,7 @@ import { z } from "zod";
  * compose. Defaults match infra/distributed.env where a default makes sense; URLs never have one.
  */
 export const listenEnv = {
+  ...logEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
   /** On SIGTERM/SIGINT: how long in-flight work may take to finish. */

@@ -23,7 +23,7 @@ export function stopOnSignals(log: Logger, stop: () => Promise<void>): void {
       stop().then(
         () => process.exit(0),
         (error: unknown) => {
-          log.error("shutdown failed", { error: String(error) });
+          log.error("shutdown failed", { error });
           process.exit(1);
         },
       );

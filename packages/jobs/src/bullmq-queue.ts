@@ -43,7 +43,7 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
       // a queue opened after close() would hold a Redis connection that nothing ever closes
       if (queuesClosed) throw new Error(`job queue is closed; cannot open queue ${name}`);
       q = new Queue(name, { connection, prefix });
-      q.on("error", (error) => options.log.warn("job queue error", { name, error: String(error) }));
+      q.on("error", (error) => options.log.warn("job queue error", { name, error }));
       queues.set(name, q);
     }
     return q;
@@ -53,7 +53,7 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
     const letter: DeadLetter = { name, payload: job.data, error: String(error) };
     await queue(deadLetterQueueName(name)).add(name, { ...letter, failedAt: new Date().toISOString() });
     options.onDeadLetter?.(letter);
-    options.log.error("job dead-lettered", { name, jobId: job.id, error: String(error) });
+    options.log.error("job dead-lettered", { name, jobId: job.id, error });
   }
 
   return {
@@ -85,14 +85,14 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
           options.log.error("dead-lettering a job failed", {
             name,
             jobId: job.id,
-            error: String(error),
-            failure: String(failure),
+            error,
+            failure,
           }),
         );
         deadLettering.add(write);
         void write.finally(() => deadLettering.delete(write));
       });
-      worker.on("error", (error) => options.log.warn("job worker error", { name, error: String(error) }));
+      worker.on("error", (error) => options.log.warn("job worker error", { name, error }));
       workers.push(worker);
       queue(name);
     },

@@ -11,7 +11,7 @@ import { type AppProcess, freePort, infra, startApp } from "./processes.ts";
 export const operatorToken = "e2e-operator-token-0123456789";
 /** The operator's provider-B key, which pays for `/v1/responses`. */
 const responsesKey = "sk-operator-e2e-responses";
-const listening = /"message":"listening"[^\n]*"url":"(http:\/\/[^"]+)"/;
+const listening = /"url":"(http:\/\/[^"]+)"[^\n]*"message":"listening"/;
 const consuming = /"message":"consuming"/;
 
 /** A deployment under test, seen only from outside: URLs, and in the split case its engines. */
