@@ -13,7 +13,7 @@ const run = promisify(execFile);
 /** Installed next to the Python SDKs by scripts/install-clients.sh. */
 const schemathesis = join(repoRoot, ".tools/clients/python/bin/schemathesis");
 /** The whole run's budget: coverage, fuzzing and stateful phases share it. */
-const fuzzSeconds = 60;
+const fuzzSeconds = 30;
 
 /**
  * schemathesis's settings: a fixed seed, the checks that matter here (no 5xx, every answer in its
