@@ -42,12 +42,15 @@ function jsonLine(lines: string[]): Record<string, unknown> | null {
   return null;
 }
 
-/** The environment a user would give the gateway, without whatever GATEWAY_* the caller's shell holds. */
+/**
+ * The environment a user would give the gateway, without whatever GATEWAY_* the caller's shell
+ * holds; BENCH_ACCESS_LOG=true measures it with its access log (off by default).
+ */
 function gatewayEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith("GATEWAY_")) env[name] = value;
-  return { ...env, ...overrides };
+  return { ...env, GATEWAY_ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? "false", ...overrides };
 }
 
 async function startTargets(config: ReturnType<typeof readConfig>) {

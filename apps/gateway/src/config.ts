@@ -15,10 +15,13 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
   /** Longest silence between two chunks of a response body. */
   GATEWAY_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
-  /** One `access` log line per call (no key, body or prompt); `false` turns it off. */
+  /**
+   * One `access` log line per call (no key, body or prompt). Off by default: measured at up to a
+   * fifth more gateway CPU per call (bench/RESULTS.md, "The access log").
+   */
   GATEWAY_ACCESS_LOG: z
     .enum(["true", "false", "1", "0"])
-    .default("true")
+    .default("false")
     .transform((v) => v === "true" || v === "1"),
   ...logEnv,
 });
