@@ -112,6 +112,11 @@ export function toRawBody(bytes: Buffer): RawBody {
     : { encoding: "base64", data: bytes.toString("base64") };
 }
 
+/** Milliseconds since the call arrived. */
+function elapsedMs(call: CallState): number {
+  return Math.max(0, performance.now() - call.startedAt);
+}
+
 /**
  * The access log line of a call: who, where, how it went; never a key, a body or a prompt (the
  * model names are the caller's and not logged either: they can be anything).
@@ -127,7 +132,7 @@ export function accessFields(call: CallState) {
     route: call.route,
     status: call.status,
     first_byte_ms: call.firstByteMs,
-    total_ms: Math.round(Math.max(0, performance.now() - call.startedAt) * 10) / 10,
+    total_ms: Math.round(elapsedMs(call) * 10) / 10,
     stream_outcome: call.outcome,
   };
 }
@@ -153,7 +158,7 @@ export function callEvent(call: CallState, caller: Caller): CallEvent {
     stream: call.stream,
     status: call.status,
     first_byte_ms: call.firstByteMs,
-    total_ms: Math.max(0, performance.now() - call.startedAt),
+    total_ms: elapsedMs(call),
     stream_outcome: call.outcome,
     error: call.error,
     upstream_request_id: call.upstreamRequestId,
