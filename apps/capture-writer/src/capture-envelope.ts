@@ -39,6 +39,10 @@ export function captureEnvelope(event: CallEvent): Buffer | null {
     response_headers: capture.response_headers,
     response_body: capture.response_body.data,
     response_body_encoding: capture.response_body.encoding,
+    // only on an answer past the body limit: the capture holds its first bytes
+    ...(capture.response_body_omitted_bytes
+      ? { response_body_omitted_bytes: capture.response_body_omitted_bytes }
+      : {}),
   };
   return Buffer.from(`${JSON.stringify(envelope)}\n`);
 }

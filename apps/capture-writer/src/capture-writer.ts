@@ -27,14 +27,42 @@ export async function startCaptureWriter({ db, blobs, bus, log }: CaptureWriterD
         if (parsed.success) events.push(parsed.data);
         else log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
       }
-      // The batch's objects are written side by side: one at a time, each write would wait a
-      // full turn of an event loop that is also serving traffic.
-      const rows = (await Promise.all(events.map((event) => writeObject(blobs, event)))).filter(
-        (r) => r !== null,
-      );
+      const rows: (typeof captureIndex.$inferInsert)[] = [];
+      for (const group of bodyBudgetGroups(events)) {
+        // A group's objects are written side by side: one at a time, each write would wait a
+        // full turn of an event loop that is also serving traffic.
+        for (const row of await Promise.all(group.map((event) => writeObject(blobs, event))))
+          if (row) rows.push(row);
+      }
       await insertJsonRows(db, captureIndex, rows, "requestId");
     },
   });
+}
+
+/** Bytes of bodies whose objects may be built and written at once (one larger event goes alone). */
+const bodyBudget = 8 * 1024 * 1024;
+
+/**
+ * The batch in groups of at most `bodyBudget` bytes of bodies: each object is its whole envelope
+ * in memory until written, so large captures are written a few at a time, not a batch at once.
+ */
+function bodyBudgetGroups(events: CallEvent[]): CallEvent[][] {
+  const groups: CallEvent[][] = [];
+  let group: CallEvent[] = [];
+  let bytes = 0;
+  for (const event of events) {
+    const size =
+      (event.capture?.request_body.data.length ?? 0) + (event.capture?.response_body.data.length ?? 0);
+    if (group.length > 0 && bytes + size > bodyBudget) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(event);
+    bytes += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 async function writeObject(blobs: BlobStore, event: CallEvent) {

@@ -11,6 +11,7 @@ import {
   type StreamOutcome,
 } from "@gateway/contracts";
 import type { EndpointSpec } from "@gateway/providers";
+import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
 import type { Caller } from "./resolve-caller.ts";
 
 /** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
@@ -50,11 +51,18 @@ export interface CallState {
     requestHeaders: Record<string, string>;
     requestBody: Buffer | null;
     responseHeaders: Record<string, string>;
-    responseBody: Buffer[];
   } | null;
+  answerLimits: AnswerLimits;
+  /** The answer's bytes, kept when the call is captured or its usage is read from a JSON body. */
+  answer: BodyRecorder | null;
 }
 
-export function newCallState(requestId: string, spec: EndpointSpec, mode: GatewayMode): CallState {
+export function newCallState(
+  requestId: string,
+  spec: EndpointSpec,
+  mode: GatewayMode,
+  answerLimits: AnswerLimits,
+): CallState {
   return {
     requestId,
     abort: new AbortController(),
@@ -80,7 +88,15 @@ export function newCallState(requestId: string, spec: EndpointSpec, mode: Gatewa
     tags: {},
     usage: null,
     capture: null,
+    answerLimits,
+    answer: null,
   };
+}
+
+/** Keeps `bytes` of the answer (the caller got them too). */
+export function keepAnswer(call: CallState, bytes: Buffer): void {
+  call.answer ??= new BodyRecorder(call.answerLimits, call.requestId);
+  call.answer.push(bytes);
 }
 
 /** The four headers on every gateway response. */
@@ -99,11 +115,6 @@ export function gatewayHeaders(call: Pick<CallState, "requestId" | "mode" | "rou
  */
 function headerSafe(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
-}
-
-/** The chunks as one buffer; a body that arrived in one chunk is not copied. */
-export function joined(chunks: Buffer[]): Buffer {
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 export function toRawBody(bytes: Buffer): RawBody {
@@ -140,6 +151,9 @@ export function accessFields(call: CallState) {
 /** The `gateway.calls.v1` event for a call that resolved to a workload. */
 export function callEvent(call: CallState, caller: Caller): CallEvent {
   const capture = call.capture;
+  // read first: bytes that cannot be read back from disk count as omitted
+  const answer = (capture && call.answer?.bytes()) || Buffer.alloc(0);
+  const omitted = call.answer?.omitted ?? 0;
   return {
     schema: callsTopic,
     request_id: call.requestId,
@@ -170,7 +184,8 @@ export function callEvent(call: CallState, caller: Caller): CallEvent {
           request_headers: capture.requestHeaders,
           response_headers: capture.responseHeaders,
           request_body: toRawBody(capture.requestBody ?? Buffer.alloc(0)),
-          response_body: toRawBody(joined(capture.responseBody)),
+          response_body: toRawBody(answer),
+          ...(omitted > 0 ? { response_body_omitted_bytes: omitted } : {}),
         }
       : null,
   };

@@ -10,6 +10,15 @@ export const gatewayEnvSchema = z.object({
     .int()
     .positive()
     .default(32 * 1024 * 1024),
+  /**
+   * Bytes of one answer a call holds in memory while it streams, when the answer is kept (captured,
+   * or a JSON body whose usage is read at its end); past them it is kept on disk (docs/decisions.md).
+   */
+  GATEWAY_ANSWER_MEMORY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   GATEWAY_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Until the upstream's response headers; non-streaming generations send them only when done. */
   GATEWAY_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
@@ -32,7 +41,9 @@ export const responsesKeyEnv = "GATEWAY_PROVIDER_B_MANAGED_KEY";
 export interface GatewayConfig {
   providerAUrl: string;
   providerBUrl: string;
+  /** The largest request accepted, and the most of an answer kept. */
   maxBodyBytes: number;
+  answerMemoryBytes: number;
   connectTimeoutMs: number;
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
@@ -44,6 +55,7 @@ export function gatewayConfigFromEnv(env: z.infer<typeof gatewayEnvSchema>): Gat
     providerAUrl: env.GATEWAY_PROVIDER_A_URL.replace(/\/+$/, ""),
     providerBUrl: env.GATEWAY_PROVIDER_B_URL.replace(/\/+$/, ""),
     maxBodyBytes: env.GATEWAY_MAX_BODY_BYTES,
+    answerMemoryBytes: env.GATEWAY_ANSWER_MEMORY_BYTES,
     connectTimeoutMs: env.GATEWAY_CONNECT_TIMEOUT_MS,
     firstByteTimeoutMs: env.GATEWAY_FIRST_BYTE_TIMEOUT_MS,
     idleTimeoutMs: env.GATEWAY_IDLE_TIMEOUT_MS,

@@ -1,12 +1,14 @@
+import { join } from "node:path";
 import type { EventBus } from "@gateway/bus";
 import type { ConfigCache } from "@gateway/cache";
 import type { Logger } from "@gateway/contracts";
-import { openKafkaBus, openRedisCache } from "@gateway/engines";
+import { openKafkaBus, openRedisCache, spoolDirOf } from "@gateway/engines";
 import type { GatewayProcessEnv } from "./env.ts";
 
 export interface GatewayProcessDeps {
   cache: ConfigCache;
   bus: EventBus;
+  spillDir: string;
 }
 
 /**
@@ -17,5 +19,6 @@ export interface GatewayProcessDeps {
 export async function gatewayDeps(env: GatewayProcessEnv, log: Logger): Promise<GatewayProcessDeps> {
   const cache = await openRedisCache(env, log, "reader");
   const bus = await openKafkaBus(env, log, "gateway", env.GATEWAY_INSTANCE_ID ?? `gateway-${process.pid}`);
-  return { cache, bus };
+  // beside the spool, under its lock: one process per dir
+  return { cache, bus, spillDir: join(spoolDirOf(env, "gateway"), "spill") };
 }

@@ -10,7 +10,7 @@ import {
 } from "@gateway/providers";
 import type { Dispatcher } from "undici";
 import type { Attempt } from "./attempt.ts";
-import { type CallState, gatewayHeaders, joined } from "./call-state.ts";
+import { type CallState, gatewayHeaders, keepAnswer } from "./call-state.ts";
 import {
   captureHeaders,
   downstreamResponseHeaders,
@@ -43,21 +43,25 @@ export async function forward(
   res: ServerResponse,
   query: string,
   recoverable: boolean,
-  /** Publishes the call's event; called just before the response's last byte goes out. */
-  record: () => void,
+  /**
+   * Reads the response's facts and publishes the call's event; called just before the response's
+   * last byte goes out, which waits when it returns a promise (a large answer's turn).
+   */
+  record: (readFacts: () => void) => Promise<void> | undefined,
 ): Promise<ForwardResult> {
   const { spec } = call;
   const format = spec.wireFormat;
 
   // Set once the response head arrives: SSE is read frame by frame as it passes, a billable JSON
-  // body is kept until its end to read its usage.
-  const reading: { sse: SseFactsTracker | null; json: Buffer[] | null } = { sse: null, json: null };
+  // body is kept (as the answer) until its end to read its usage.
+  const reading: { sse: SseFactsTracker | null; json: boolean } = { sse: null, json: false };
   const filter = attempt.hideUsageChunk ? createUsageChunkFilter() : null;
   // The last bytes the caller got, to know whether an error frame must first close a cut frame.
   const sent: { last: Buffer | null } = { last: null };
   const send = (bytes: Buffer | null): Buffer | null => {
     if (bytes && bytes.length > 0) {
-      call.capture?.responseBody.push(bytes);
+      // a JSON body passes the usage filter whole (it holds no frame), so one copy serves both
+      if (call.capture || reading.json) keepAnswer(call, bytes);
       sent.last = bytes;
     }
     return bytes;
@@ -69,7 +73,6 @@ export async function forward(
       // this chunk, with the terminal (or the provider's error) event in it, is on its way
       if ((sse.ended || sse.erred) && !res.destroyed) call.delivered = true;
     }
-    reading.json?.push(chunk);
     return send(filter ? filter.push(chunk) : chunk);
   };
   // Set once the upstream's body has ended, whether or not the client was still there for it.
@@ -85,16 +88,17 @@ export async function forward(
       call.usage = spec.billable ? facts.usage : null;
       call.upstreamResponseId = facts.responseId;
       if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
-    } else if (reading.json && bodyEnded) {
-      const facts = factsFromJsonBody(format, joined(reading.json));
+    } else if (reading.json && bodyEnded && call.answer && call.answer.omitted === 0) {
+      // (a body past the limit is not kept whole, and its usage cannot be read: docs/decisions.md)
+      const facts = factsFromJsonBody(format, call.answer.bytes());
       call.usage = facts.usage;
       call.upstreamResponseId = facts.responseId;
     }
   };
   /** Ends the response with `last`, the call recorded first: a process killed after the last byte has it. */
-  const endWith = (last: Buffer | string | null, callback?: () => void) => {
-    readFacts();
-    record();
+  const endWith = (last: Buffer | string | null, callback?: () => void): Promise<void> | undefined => {
+    const recorded = record(readFacts);
+    if (recorded) return recorded.then(() => endResponse(res, last, callback));
     endResponse(res, last, callback);
   };
   /** The frames that end a broken stream; a reset can cut a frame in half, so that one is closed first. */
@@ -136,7 +140,7 @@ export async function forward(
         call.upstreamRequestId = singleHeader(headers[upstreamRequestIdHeader(format)]) ?? null;
         const isSse = (singleHeader(headers["content-type"]) ?? "").startsWith("text/event-stream");
         if (isSse) reading.sse = createSseFactsTracker(format);
-        else if (spec.billable && statusCode < 300) reading.json = [];
+        else reading.json = spec.billable && statusCode < 300;
         const outgoing = { ...downstreamResponseHeaders(headers), ...gatewayHeaders(call) };
         // A body we filter no longer has the upstream's length.
         if (filter) delete outgoing["content-length"];
@@ -159,7 +163,7 @@ export async function forward(
     // who had the whole response before hanging up did not abort it.
     if (call.outcome === "client_aborted" || res.writableEnded || res.destroyed) {
       if (!call.delivered) call.outcome = "client_aborted";
-      readFacts();
+      await record(readFacts);
       return { kind: "done" };
     }
     const timedOut = isTimeout(error);
@@ -167,7 +171,7 @@ export async function forward(
       return { kind: "failed_before_first_byte", reason: timedOut ? "timeout" : "error" };
     if (call.delivered) {
       // The client has its whole answer; the upstream failed only on the way to its end of body.
-      endWith(null);
+      await endWith(null);
       return { kind: "done" };
     }
     const message = upstreamFailureMessage(error);
@@ -182,20 +186,20 @@ export async function forward(
       const failure = gatewayError(format, kind, message, call.requestId);
       call.status = failure.status;
       res.writeHead(failure.status, { "content-type": "application/json", ...gatewayHeaders(call) });
-      call.capture?.responseBody.push(Buffer.from(failure.body));
-      endWith(failure.body);
+      if (call.capture) keepAnswer(call, Buffer.from(failure.body));
+      await endWith(failure.body);
     } else if (reading.sse) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
       call.outcome = "truncated";
-      endWith(errorFrames(reading.sse, message));
+      await endWith(errorFrames(reading.sse, message));
     } else {
       call.outcome = "truncated";
       res.destroy();
     }
   }
 
-  readFacts();
+  await record(readFacts);
   return { kind: "done" };
 }
 

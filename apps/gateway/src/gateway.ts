@@ -12,7 +12,15 @@ import {
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import { Agent } from "undici";
 import type { Attempt } from "./attempt.ts";
-import { accessFields, type CallState, callEvent, gatewayHeaders, newCallState } from "./call-state.ts";
+import { type AnswerLimits, resetSpillDir } from "./body-recorder.ts";
+import {
+  accessFields,
+  type CallState,
+  callEvent,
+  gatewayHeaders,
+  keepAnswer,
+  newCallState,
+} from "./call-state.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { forward } from "./forward.ts";
 import { captureHeaders, singleHeader } from "./headers.ts";
@@ -30,6 +38,8 @@ export interface GatewayDeps {
   config: GatewayConfig;
   /** Operator credentials by env var name; the app reads the environment, the gateway never does. */
   credentials(name: string): string | undefined;
+  /** Where answers too large to hold in memory wait for their call's end; this process's alone. */
+  spillDir: string;
   /** Draws the traffic split; tests may pin it. */
   random?: () => number;
 }
@@ -47,9 +57,16 @@ export function createGateway({
   log,
   config,
   credentials,
+  spillDir,
   random = Math.random,
 }: GatewayDeps): Gateway {
   const reader = configReader(cache);
+  resetSpillDir(spillDir);
+  const answerLimits: AnswerLimits = {
+    spillBytes: config.answerMemoryBytes,
+    maxBytes: config.maxBodyBytes,
+    spillDir,
+  };
   const upstream = new Agent({
     connect: { timeout: config.connectTimeoutMs },
     headersTimeout: config.firstByteTimeoutMs,
@@ -67,15 +84,36 @@ export function createGateway({
   let draining = false;
   let onIdle: (() => void) | null = null;
 
+  /** The last large answer's turn: see `record`. */
+  let largeTurn: Promise<void> = Promise.resolve();
+
   /**
    * Publishes the call's event, once: before the last byte of a response that ends (so a process
    * killed after a caller had its answer still has the call in its journal), or when the call
-   * ends any other way.
+   * ends any other way. `readFacts` runs first (it may read the answer).
+   *
+   * An answer that outgrew memory is read back from disk and recorded in its turn, one at a
+   * time, each turn lasting until its event is handed on: a large event is in memory whole
+   * (read back, encoded, journaled, queued), so answers that end together must not all be at
+   * once. The promise resolves once this call's event is published.
    */
-  function record(call: CallState) {
-    if (!call.caller || call.recorded) return;
+  function record(call: CallState, readFacts?: () => void): Promise<void> | undefined {
+    const caller = call.caller;
+    if (!caller || call.recorded) return;
     call.recorded = true;
-    bus.publish(callsTopic, call.requestId, callEvent(call, call.caller));
+    const publish = () => {
+      readFacts?.();
+      bus.publish(callsTopic, call.requestId, callEvent(call, caller));
+      call.answer?.release();
+    };
+    if (!call.answer?.onDisk) return void publish();
+    const turn = largeTurn
+      .then(publish)
+      .catch((error: unknown) =>
+        log.error("recording a large answer failed", { request_id: call.requestId, error }),
+      );
+    largeTurn = turn.then(() => handedOnOrLater(bus));
+    return turn;
   }
 
   /** A valid key on a request that emits no call event still counts as used. */
@@ -98,7 +136,7 @@ export function createGateway({
     const error = gatewayError(call.spec.wireFormat, kind, message, call.requestId, param);
     call.status = error.status;
     call.error = { type: error.type, message };
-    if (call.capture) call.capture.responseBody.push(Buffer.from(error.body));
+    if (call.capture) keepAnswer(call, Buffer.from(error.body));
     record(call);
     sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...retryHeaders(kind) });
   }
@@ -119,7 +157,7 @@ export function createGateway({
     const mode = upstreamKey ? "byo" : "managed";
     const unrouted =
       wireFormatForPath(url) === "messages" ? endpointSpecs.messages : endpointSpecs.chat_completions;
-    const call = newCallState(newId("request"), route?.spec ?? unrouted, mode);
+    const call = newCallState(newId("request"), route?.spec ?? unrouted, mode, answerLimits);
     try {
       if (!route) return fail(call, res, "not_found", `No route for ${req.method} ${url.split("?")[0]}.`);
       await resolveAndServe(req, res, call, route.query, upstreamKey);
@@ -159,7 +197,7 @@ export function createGateway({
       failThrown(call, res, error);
     } finally {
       res.off("close", onClientGone);
-      record(call);
+      await record(call);
     }
   }
 
@@ -176,7 +214,6 @@ export function createGateway({
         requestHeaders: captureHeaders(req.headers),
         requestBody: null,
         responseHeaders: {},
-        responseBody: [],
       };
     }
     const tags = parseTags(singleHeader(req.headers[gatewayRequestHeaders.tags]));
@@ -218,7 +255,7 @@ export function createGateway({
     const { plan } = planned;
     if (plan.fallbackReason) call.fallbackReason = plan.fallbackReason;
 
-    const recordNow = () => record(call);
+    const recordNow = (readFacts: () => void) => record(call, readFacts);
     useAttempt(call, plan.primary);
     const first = await forward(
       upstream,
@@ -322,6 +359,18 @@ export function createGateway({
       await upstream.close();
     },
   };
+}
+
+/**
+ * A large answer's turn ends when its event is handed on, or after 5 s: a consumer stuck on its
+ * database must not hold every later large answer's last byte (it holds their memory instead).
+ */
+function handedOnOrLater(bus: EventBus): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const later = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 5_000);
+  });
+  return Promise.race([bus.handedOn(), later]).finally(() => clearTimeout(timer));
 }
 
 /** Reports an attempt's arm on the call before its response head goes out. */

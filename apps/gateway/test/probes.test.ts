@@ -1,4 +1,6 @@
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInProcessBus } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache, createRedisCache } from "@gateway/cache";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
@@ -14,10 +16,12 @@ async function gatewayOn(cache: ConfigCache) {
     bus: createInProcessBus(),
     log: silentLogger,
     credentials: () => undefined,
+    spillDir: join(tmpdir(), `gw-probes-spill-${process.pid}`),
     config: {
       providerAUrl: "http://127.0.0.1:9",
       providerBUrl: "http://127.0.0.1:9",
       maxBodyBytes: 1024,
+      answerMemoryBytes: 1024,
       connectTimeoutMs: 1_000,
       firstByteTimeoutMs: 1_000,
       idleTimeoutMs: 1_000,

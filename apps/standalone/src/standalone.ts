@@ -192,6 +192,7 @@ async function startApps(
     log,
     config: gatewayConfigFromEnv(env),
     credentials: options.credentials ?? (() => undefined),
+    spillDir: join(dataDir, "spill"),
   });
   const controlPlane = getRequestListener(createControlPlaneApp(services).fetch);
   const serve: RequestListener = (req, res) => {

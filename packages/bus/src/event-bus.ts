@@ -18,8 +18,17 @@ export interface EventBus {
    * always. A consumer's readiness.
    */
   consuming(): boolean;
-  /** Resolves once every event published so far has been handed to the transport (or handled). */
+  /**
+   * Resolves once every event published so far has been handed on (delivered to the broker or
+   * spooled to disk; in process, handled by every group), and drains whatever is waiting first.
+   */
   flush(): Promise<void>;
+  /**
+   * Resolves once the events published so far have been handed on, as `flush`, but without
+   * hurrying them or waiting for the ones published meanwhile: a publisher that keeps a large
+   * event in memory at most once at a time waits on it.
+   */
+  handedOn(): Promise<void>;
   close(): Promise<void>;
 }
 

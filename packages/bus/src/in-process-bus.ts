@@ -1,5 +1,6 @@
 import { deliver } from "./deliver.ts";
 import type { EventBus, Subscription } from "./event-bus.ts";
+import { HandOnCounter } from "./hand-on-counter.ts";
 import type { OpenedJournal } from "./journal.ts";
 
 const maxBatch = 512;
@@ -9,6 +10,7 @@ interface GroupQueue {
   pending: unknown[];
   /** The journal's number for each pending event, in step with `pending`. */
   seqs: number[];
+  counter: HandOnCounter;
   draining: Promise<void> | null;
   lingering: NodeJS.Timeout | null;
 }
@@ -79,6 +81,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
         });
         queue.pending.splice(0, done);
         queue.seqs.splice(0, done);
+        queue.counter.handOn(done);
         settleJournal();
       }
       queue.draining = null;
@@ -101,6 +104,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     for (const queue of queues) {
       queue.pending.push(payload);
       queue.seqs.push(seq);
+      queue.counter.take();
       schedule(queue);
     }
   }
@@ -131,7 +135,14 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       if (queues.some((q) => q.subscription.group === subscription.group)) {
         throw new Error(`group ${subscription.group} already subscribed to ${subscription.topic}`);
       }
-      queues.push({ subscription, pending: [], seqs: [], draining: null, lingering: null });
+      queues.push({
+        subscription,
+        pending: [],
+        seqs: [],
+        counter: new HandOnCounter(),
+        draining: null,
+        lingering: null,
+      });
       groupsByTopic.set(subscription.topic, queues);
     },
     async flush() {
@@ -142,9 +153,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
         await Promise.all(busy.map((q) => q.draining));
       }
     },
+    async handedOn() {
+      await Promise.all([...groupsByTopic.values()].flat().map((q) => q.counter.wait()));
+    },
     async close() {
       closed = true;
       const queues = [...groupsByTopic.values()].flat();
+      for (const queue of queues) queue.counter.releaseAll();
       for (const queue of queues) if (queue.lingering) clearTimeout(queue.lingering);
       await Promise.all(queues.map((q) => q.draining));
       // what no group handled stays in the journal for the next start

@@ -3,6 +3,7 @@ import type { Logger } from "@gateway/contracts";
 import { Kafka, logLevel, type Producer } from "kafkajs";
 import { lockDir } from "./dir-lock.ts";
 import type { EventBus } from "./event-bus.ts";
+import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
@@ -115,6 +116,8 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   /** Events not yet with the broker nor in the spool, oldest first, each with its journal number. */
   const memory: (SpoolRecord & { seq: number })[] = [];
+  /** Counts the events that enter `memory` and leave it (with the broker, or in the spool). */
+  const counter = new HandOnCounter();
   let connected = false;
   let down = false;
   let closed = false;
@@ -204,6 +207,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   /** The first `count` events in memory are with the broker or in the spool. */
   function forget(count: number) {
     memory.splice(0, count);
+    counter.handOn(count);
     journal.settle(memory[0]?.seq ?? journal.next);
   }
 
@@ -300,6 +304,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     }
     const record = { topic, key, value };
     memory.push({ ...record, seq: journal.append(record) });
+    counter.take();
     scheduleKick();
   }
 
@@ -359,10 +364,12 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         if (!running) return;
       }
     },
+    handedOn: () => counter.wait(),
     async close() {
       if (lingerTimer) clearTimeout(lingerTimer);
       if (retryTimer) clearTimeout(retryTimer);
       closed = true;
+      counter.releaseAll();
       if (running) await running;
       // whatever did not reach the broker waits on disk for the next start
       await spoolMemory();

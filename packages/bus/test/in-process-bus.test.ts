@@ -16,6 +16,34 @@ describe("in-process bus", () => {
     await bus.close();
   });
 
+  it("says when the events published so far are handled by every group, not waiting for later ones", async () => {
+    const bus = createInProcessBus();
+    const handled: unknown[] = [];
+    let release: () => void = () => {};
+    await bus.subscribe({ topic: "t", group: "fast", handle: async () => {} });
+    await bus.subscribe({
+      topic: "t",
+      group: "slow",
+      handle: async (batch) => {
+        await new Promise<void>((r) => (release = r));
+        handled.push(...batch);
+      },
+    });
+    bus.publish("t", "k", 1);
+    let handedOn = false;
+    const waited = bus.handedOn().then(() => (handedOn = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(handedOn).toBe(false);
+    // published after the wait began: not waited for
+    bus.publish("t", "k", 2);
+    release();
+    await waited;
+    expect(handled).toEqual([1]);
+    release();
+    await bus.flush();
+    await bus.close();
+  });
+
   it("redelivers a batch whose handler failed", async () => {
     const errors: unknown[] = [];
     const bus = createInProcessBus({ onHandlerError: (_group, error) => errors.push(error) });

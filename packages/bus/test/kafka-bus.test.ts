@@ -23,6 +23,16 @@ describe("kafka bus without a broker", () => {
     expect(await spooledLines(spoolDir)).toHaveLength(100);
   });
 
+  it("says an event is handed on once it is on disk", async () => {
+    const spoolDir = await tempDir();
+    const bus = await busWithoutBroker(spoolDir, { sendTimeoutMs: 300, lingerMs: 1 });
+    bus.publish("t", "k0", { i: 0 });
+    expect(await spooledLines(spoolDir)).toHaveLength(0);
+    await bus.handedOn();
+    expect(await spooledLines(spoolDir)).toHaveLength(1);
+    await bus.close();
+  });
+
   it("puts what arrived during a failed send on disk right after it, not at the next retry", async () => {
     const spoolDir = await tempDir();
     const bus = await busWithoutBroker(spoolDir, { sendTimeoutMs: 300, lingerMs: 1 });

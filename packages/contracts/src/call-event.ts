@@ -17,6 +17,11 @@ export const callCaptureSchema = z.object({
   response_headers: z.record(z.string(), z.string()),
   request_body: rawBodySchema,
   response_body: rawBodySchema,
+  /**
+   * Bytes of the answer past the gateway's body limit (`GATEWAY_MAX_BODY_BYTES`): the caller got
+   * them, the capture holds the answer up to the limit. Absent when the answer is whole.
+   */
+  response_body_omitted_bytes: z.number().int().positive().optional(),
 });
 export type CallCapture = z.infer<typeof callCaptureSchema>;
 

@@ -34,12 +34,16 @@ export function openRedisCache(
   });
 }
 
-/** `app` names the default spool dir, so the apps of one checkout never share one. */
+/** The app's own spool dir: `app` names the default, so the apps of one checkout never share one. */
+export function spoolDirOf(env: KafkaEnv, app: string): string {
+  return resolve(env.GATEWAY_SPOOL_DIR ?? `./data/spool/${app}`);
+}
+
 export function openKafkaBus(env: KafkaEnv, log: Logger, app: string, clientId: string): Promise<EventBus> {
   return createKafkaBus({
     brokers: env.GATEWAY_KAFKA_BROKERS,
     clientId,
-    spoolDir: resolve(env.GATEWAY_SPOOL_DIR ?? `./data/spool/${app}`),
+    spoolDir: spoolDirOf(env, app),
     log,
     partitions: env.GATEWAY_KAFKA_PARTITIONS,
     maxMessageBytes: env.GATEWAY_KAFKA_MAX_MESSAGE_BYTES,

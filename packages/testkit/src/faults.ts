@@ -16,6 +16,8 @@ export interface Faults {
   /** Destroy the socket after this many SSE frames; 0 destroys it before any byte. */
   resetAfterFrames: number | undefined;
   midstreamError: boolean;
+  /** The answer's text is about this many bytes (in pieces of 64 KiB), instead of a few words. */
+  answerBytes: number | undefined;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -44,5 +46,6 @@ export function parseFaults(headers: IncomingHttpHeaders): Faults {
     endDelayMs: count(headers, "x-mock-end-delay-ms") ?? 0,
     resetAfterFrames: count(headers, "x-mock-reset-after-frames"),
     midstreamError: flag(headers, "x-mock-midstream-error"),
+    answerBytes: count(headers, "x-mock-answer-bytes"),
   };
 }

@@ -29,9 +29,11 @@ const WORDS = [
 
 /**
  * The assistant's reply as streaming pieces (first piece capitalised, later ones with a leading
- * space). Always at least four pieces, so every stream has several content deltas.
+ * space). Always at least four pieces, so every stream has several content deltas. With
+ * `answerBytes`, the words repeat into pieces of 64 KiB until the text is about that long.
  */
-export function replyPieces(seed: Seed): string[] {
+export function replyPieces(seed: Seed, answerBytes?: number): string[] {
+  if (answerBytes !== undefined) return largePieces(seed, answerBytes);
   const count = seed.int("reply-length", 4, 9);
   const pieces: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -40,6 +42,16 @@ export function replyPieces(seed: Seed): string[] {
   }
   pieces[count - 1] += ".";
   return pieces;
+}
+
+const largePieceBytes = 64 * 1024;
+
+function largePieces(seed: Seed, answerBytes: number): string[] {
+  const words = replyPieces(seed).join("");
+  const piece = `${words} `.repeat(Math.ceil(largePieceBytes / (words.length + 1))).slice(0, largePieceBytes);
+  const pieces: string[] = [];
+  for (let left = answerBytes; left > 0; left -= largePieceBytes) pieces.push(piece.slice(0, left));
+  return pieces.length > 0 ? pieces : [words];
 }
 
 /** Rough token estimate of a request body, like a tokenizer's ~4 bytes per token. */

@@ -12,6 +12,7 @@ export interface MessageInput {
   seed: Seed;
   headers: OutgoingHttpHeaders;
   midstreamError: boolean;
+  answerBytes: number | undefined;
 }
 
 const PING = '{"type": "ping"}';
@@ -27,7 +28,7 @@ function event(type: string, payload: JsonObject): string {
 /** `POST /v1/messages`: a §1.3 message, or the §1.5 event sequence when `stream` is true. */
 export function messagesReply(input: MessageInput): Reply {
   const { request, model, body, seed, headers } = input;
-  const pieces = replyPieces(seed);
+  const pieces = replyPieces(seed, input.answerBytes);
   const counts = usageCounts(seed, body, pieces.length);
   const id = `msg_01${seed.base62("message-id", 22)}`;
 

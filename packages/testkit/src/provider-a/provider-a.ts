@@ -68,6 +68,7 @@ function respond(request: MockRequest): Reply {
     seed,
     headers: responseHeaders,
     midstreamError: faults.midstreamError,
+    answerBytes: faults.answerBytes,
   });
 }
 

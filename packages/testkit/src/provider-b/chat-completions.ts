@@ -13,12 +13,13 @@ export interface ChatInput {
   seed: Seed;
   headers: OutgoingHttpHeaders;
   midstreamError: boolean;
+  answerBytes: number | undefined;
 }
 
 /** `POST /v1/chat/completions`: a §2.2 completion, or §2.4 chunks when `stream` is true. */
 export function chatCompletionsReply(input: ChatInput): Reply {
   const { request, model, body, seed, headers } = input;
-  const pieces = replyPieces(seed);
+  const pieces = replyPieces(seed, input.answerBytes);
   const counts = usageCounts(seed, body, pieces.length, typeof request.reasoning_effort === "string");
   const id = `chatcmpl-${seed.base62("completion-id", 29)}`;
   const created = createdAt(seed);

@@ -66,7 +66,14 @@ function postReply(request: MockRequest, json: JsonObject, seed: Seed, headers: 
     return compactReply({ request: json, body, seed, headers });
   }
   const model = asString(json.model);
-  const common = { request: json, body, seed, headers, midstreamError: faults.midstreamError };
+  const common = {
+    request: json,
+    body,
+    seed,
+    headers,
+    midstreamError: faults.midstreamError,
+    answerBytes: faults.answerBytes,
+  };
   if (pathname === "/v1/chat/completions") {
     if (model === undefined) return invalidRequest("you must provide a model parameter", headers);
     if (!Array.isArray(json.messages)) return missingParameter("messages", headers);

@@ -13,6 +13,7 @@ export interface ResponsesInput {
   seed: Seed;
   headers: OutgoingHttpHeaders;
   midstreamError: boolean;
+  answerBytes: number | undefined;
   /** Whether to end streams with `data: [DONE]`, which the public API may or may not send (§3.4). */
   doneSentinel: boolean;
 }
@@ -34,7 +35,7 @@ function echo(request: JsonObject, key: string, fallback: unknown): unknown {
 export function responsesReply(input: ResponsesInput): Reply {
   const { request, model, body, seed, headers } = input;
   const reasoningParam = asObject(request.reasoning);
-  const pieces = replyPieces(seed);
+  const pieces = replyPieces(seed, input.answerBytes);
   const text = pieces.join("");
   const counts = usageCounts(seed, body, pieces.length, reasoningParam !== undefined);
   const id = `resp_${seed.hex("response-id", 48)}`;

@@ -1,0 +1,203 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { calls as callRows } from "@gateway/db";
+import { eq } from "drizzle-orm";
+import { request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, type Harness, startHarness } from "./harness.ts";
+import { type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts";
+
+const MiB = 1024 * 1024;
+/** Each answer's text; its capture and its event carry it whole. */
+const answerBytes = 24 * MiB;
+const concurrency = 16;
+/**
+ * docs/decisions.md, "An answer's memory is bounded": a call holds at most 1 MiB of its answer in memory (the rest waits on disk),
+ * and answers that outgrew it are recorded one at a time. Recording one makes about seven
+ * copies of it (read back, encoded, journaled, stored), and the collector may not have freed a
+ * turn's copies before the next turns: the peak grows with the largest answer, not with how
+ * many end together. Measured 325-430 MiB here; sixteen 24 MiB answers held whole took about
+ * 1 GiB over idle.
+ */
+const peakBound = (largest: number) => 64 * MiB + concurrency * MiB + 20 * largest;
+
+/** Resident set now and at its highest, in bytes, from /proc (Linux). */
+async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
+  return { rss: kib("VmRSS"), peak: kib("VmHWM") };
+}
+
+/** Starts the process's peak (VmHWM) over from its current resident set. */
+async function resetPeak(pid: number): Promise<void> {
+  await writeFile(`/proc/${pid}/clear_refs`, "5");
+}
+
+/**
+ * Concurrent large answers through the one-process deployment: each reaches its client whole,
+ * is captured byte for byte, and the process's peak memory stays under the documented bound.
+ */
+describe("large answers, many at once", () => {
+  let p: StandaloneProcess;
+  let projectId: string;
+  const auth = () => ({ authorization: `Bearer ${p.apiKey}` });
+
+  beforeAll(async () => {
+    p = await startStandaloneProcess();
+    const project = await request(`${p.url}/admin/v1/orgs/${p.orgId}/projects/default`, { headers: auth() });
+    projectId = ((await project.body.json()) as { id: string }).id;
+  }, 60_000);
+  afterAll(() => p?.close());
+
+  /** One call for an answer of `answerBytes`; the SHA-256 of what the client got. */
+  async function largeCall(index: number): Promise<{ requestId: string; bytes: number; sha256: string }> {
+    const stream = index % 2 === 1;
+    const res = await request(`${p.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        ...auth(),
+        "content-type": "application/json",
+        "x-gateway-upstream-key": "sk-upstream-large",
+        "x-mock-answer-bytes": String(answerBytes),
+      },
+      body: JSON.stringify({
+        model: "gpt-5.4-mini",
+        stream,
+        messages: [{ role: "user", content: `large ${index}` }],
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    const hash = createHash("sha256");
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      hash.update(chunk);
+      bytes += chunk.length;
+    }
+    return { requestId: String(res.headers["x-gateway-request-id"]), bytes, sha256: hash.digest("hex") };
+  }
+
+  it(`${concurrency} answers of ${answerBytes / MiB} MiB at once: each captured whole, peak memory under the bound`, async () => {
+    const pid = p.app.child.pid!;
+    const idle = await memoryOf(pid);
+    await resetPeak(pid);
+    const calls = await Promise.all(Array.from({ length: concurrency }, (_, i) => largeCall(i)));
+    for (const call of calls) expect(call.bytes).toBeGreaterThan(answerBytes);
+
+    // recorded: every capture is listed (and so written) before memory is read; the list, not
+    // the envelopes, which the control plane would read into this same process
+    const listed = async () => {
+      const res = await request(
+        `${p.url}/customer/v1/orgs/${p.orgId}/projects/${projectId}/captures?limit=100`,
+        {
+          headers: auth(),
+        },
+      );
+      return new Set(
+        ((await res.body.json()) as { captures: { request_id: string }[] }).captures.map((c) => c.request_id),
+      );
+    };
+    await eventually(async () => {
+      const ids = await listed();
+      return calls.every((c) => ids.has(c.requestId)) ? true : undefined;
+    }, 60_000);
+    const after = await memoryOf(pid);
+    const grew = after.peak - idle.rss;
+    console.log(
+      `large answers: ${concurrency} at once of ${answerBytes / MiB} MiB, all captured; ` +
+        `idle ${(idle.rss / MiB).toFixed(0)} MiB, peak ${(after.peak / MiB).toFixed(0)} MiB ` +
+        `(+${(grew / MiB).toFixed(0)} MiB, bound +${(peakBound(answerBytes) / MiB).toFixed(0)} MiB)`,
+    );
+    expect(grew).toBeLessThan(peakBound(answerBytes));
+
+    // byte for byte: the stored answer is what the client got
+    for (const call of calls.slice(0, 2)) {
+      const res = await request(
+        `${p.url}/customer/v1/orgs/${p.orgId}/projects/${projectId}/captures/${call.requestId}`,
+        { headers: auth() },
+      );
+      const envelope = (await res.body.json()) as { response_body: string; response_body_encoding: string };
+      const body = Buffer.from(envelope.response_body, envelope.response_body_encoding as BufferEncoding);
+      expect({ bytes: body.length, sha256: createHash("sha256").update(body).digest("hex") }).toEqual({
+        bytes: call.bytes,
+        sha256: call.sha256,
+      });
+    }
+  }, 180_000);
+});
+
+/**
+ * The two limits on a kept answer, made small: past `GATEWAY_ANSWER_MEMORY_BYTES` it waits on
+ * disk and is captured whole; past `GATEWAY_MAX_BODY_BYTES` the caller still gets all of it and
+ * the capture holds the first bytes and says how many it left out.
+ */
+describe("an answer kept on disk, and one past the body limit", () => {
+  const limit = 1024 * 1024;
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { GATEWAY_MAX_BODY_BYTES: String(limit), GATEWAY_ANSWER_MEMORY_BYTES: "65536" },
+    });
+  }, 60_000);
+  afterAll(() => h?.close());
+
+  async function call(answer: number, stream: boolean) {
+    const res = await fetch(`${h.gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${h.apiKey}`,
+        "x-gateway-upstream-key": "sk-up",
+        "x-mock-answer-bytes": String(answer),
+      },
+      body: JSON.stringify({
+        model: "gpt-5.4-mini",
+        stream,
+        ...(stream ? { stream_options: { include_usage: true } } : {}),
+        messages: [{ role: "user", content: "big" }],
+      }),
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    const requestId = res.headers.get("x-gateway-request-id")!;
+    const envelope = await eventually(async () => {
+      const got = await h.cp(
+        "GET",
+        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/captures/${requestId}`,
+      );
+      return got.status === 200 ? got.json : undefined;
+    }, 10_000);
+    const [row] = await eventually(async () => {
+      const rows = await h.gateway.internals.db
+        .select()
+        .from(callRows)
+        .where(eq(callRows.requestId, requestId));
+      return rows.length > 0 ? rows : undefined;
+    });
+    return { body, envelope, row: row! };
+  }
+
+  it("captures an answer that outgrew memory whole, and leaves nothing on disk", async () => {
+    for (const stream of [false, true]) {
+      const { body, envelope, row } = await call(512 * 1024, stream);
+      expect(body.length).toBeGreaterThan(512 * 1024);
+      expect(Buffer.from(envelope.response_body, "utf8").equals(body)).toBe(true);
+      expect(envelope).not.toHaveProperty("response_body_omitted_bytes");
+      expect(row.outputTokens).toBeGreaterThan(0);
+    }
+    expect(await readdir(join(h.dataDir, "spill"))).toEqual([]);
+  });
+
+  it("past the body limit, the caller gets every byte and the capture the first ones, with the count left out", async () => {
+    for (const stream of [false, true]) {
+      const { body, envelope, row } = await call(3 * limit, stream);
+      expect(body.length).toBeGreaterThan(3 * limit);
+      const kept = Buffer.from(envelope.response_body, "utf8");
+      expect(kept.equals(body.subarray(0, limit))).toBe(true);
+      expect(envelope.response_body_omitted_bytes).toBe(body.length - limit);
+      // a stream's usage is read as it passes; a JSON body's only from the whole of it (docs/decisions.md)
+      if (stream) expect(row.outputTokens).toBeGreaterThan(0);
+      else expect(row.outputTokens).toBeNull();
+    }
+    expect(await readdir(join(h.dataDir, "spill"))).toEqual([]);
+  });
+});
