@@ -1,38 +1,13 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { calls as callRows } from "@gateway/db";
 import { eq } from "drizzle-orm";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
+import { largeAnswersAtOnce } from "./support/large-answers.ts";
 import { type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts";
-
-const MiB = 1024 * 1024;
-/** Each answer's text; its capture and its event carry it whole. */
-const answerBytes = 24 * MiB;
-const concurrency = 16;
-/**
- * docs/decisions.md, "An answer's memory is bounded": a call holds at most 1 MiB of its answer in memory (the rest waits on disk),
- * and answers that outgrew it are recorded one at a time. Recording one makes about seven
- * copies of it (read back, encoded, journaled, stored), and the collector may not have freed a
- * turn's copies before the next turns: the peak grows with the largest answer, not with how
- * many end together. Measured 325-430 MiB here; sixteen 24 MiB answers held whole took about
- * 1 GiB over idle.
- */
-const peakBound = (largest: number) => 64 * MiB + concurrency * MiB + 20 * largest;
-
-/** Resident set now and at its highest, in bytes, from /proc (Linux). */
-async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
-  return { rss: kib("VmRSS"), peak: kib("VmHWM") };
-}
-
-/** Starts the process's peak (VmHWM) over from its current resident set. */
-async function resetPeak(pid: number): Promise<void> {
-  await writeFile(`/proc/${pid}/clear_refs`, "5");
-}
 
 /**
  * Concurrent large answers through the one-process deployment: each reaches its client whole,
@@ -50,42 +25,8 @@ describe("large answers, many at once", () => {
   }, 60_000);
   afterAll(() => p?.close());
 
-  /** One call for an answer of `answerBytes`; the SHA-256 of what the client got. */
-  async function largeCall(index: number): Promise<{ requestId: string; bytes: number; sha256: string }> {
-    const stream = index % 2 === 1;
-    const res = await request(`${p.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: {
-        ...auth(),
-        "content-type": "application/json",
-        "x-gateway-upstream-key": "sk-upstream-large",
-        "x-mock-answer-bytes": String(answerBytes),
-      },
-      body: JSON.stringify({
-        model: "gpt-5.4-mini",
-        stream,
-        messages: [{ role: "user", content: `large ${index}` }],
-      }),
-    });
-    expect(res.statusCode).toBe(200);
-    const hash = createHash("sha256");
-    let bytes = 0;
-    for await (const chunk of res.body) {
-      hash.update(chunk);
-      bytes += chunk.length;
-    }
-    return { requestId: String(res.headers["x-gateway-request-id"]), bytes, sha256: hash.digest("hex") };
-  }
-
-  it(`${concurrency} answers of ${answerBytes / MiB} MiB at once: each captured whole, peak memory under the bound`, async () => {
-    const pid = p.app.child.pid!;
-    const idle = await memoryOf(pid);
-    await resetPeak(pid);
-    const calls = await Promise.all(Array.from({ length: concurrency }, (_, i) => largeCall(i)));
-    for (const call of calls) expect(call.bytes).toBeGreaterThan(answerBytes);
-
-    // recorded: every capture is listed (and so written) before memory is read; the list, not
-    // the envelopes, which the control plane would read into this same process
+  it("sixteen 24 MiB answers at once: each captured whole, peak memory under the bound", async () => {
+    // the list, not the envelopes, which the control plane would read into this same process
     const listed = async () => {
       const res = await request(
         `${p.url}/customer/v1/orgs/${p.orgId}/projects/${projectId}/captures?limit=100`,
@@ -93,22 +34,16 @@ describe("large answers, many at once", () => {
           headers: auth(),
         },
       );
-      return new Set(
-        ((await res.body.json()) as { captures: { request_id: string }[] }).captures.map((c) => c.request_id),
-      );
+      const page = (await res.body.json()) as { captures: { request_id: string }[] };
+      return new Set(page.captures.map((c) => c.request_id));
     };
-    await eventually(async () => {
-      const ids = await listed();
-      return calls.every((c) => ids.has(c.requestId)) ? true : undefined;
-    }, 60_000);
-    const after = await memoryOf(pid);
-    const grew = after.peak - idle.rss;
-    console.log(
-      `large answers: ${concurrency} at once of ${answerBytes / MiB} MiB, all captured; ` +
-        `idle ${(idle.rss / MiB).toFixed(0)} MiB, peak ${(after.peak / MiB).toFixed(0)} MiB ` +
-        `(+${(grew / MiB).toFixed(0)} MiB, bound +${(peakBound(answerBytes) / MiB).toFixed(0)} MiB)`,
-    );
-    expect(grew).toBeLessThan(peakBound(answerBytes));
+    const calls = await largeAnswersAtOnce({
+      label: "standalone",
+      gateway: p.url,
+      apiKey: p.apiKey,
+      pid: p.app.child.pid!,
+      listed,
+    });
 
     // byte for byte: the stored answer is what the client got
     for (const call of calls.slice(0, 2)) {
