@@ -46,7 +46,12 @@ export interface GatewayDeps {
 
 export interface Gateway {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Requests from now on are told to close their connection; resolves when none is in flight (or at the deadline). */
+  /**
+   * From now on `/readyz` answers 503 and responses ask to close their connection; requests are
+   * still served (a load balancer takes the gateway out of rotation before it stops listening).
+   */
+  stopBeingReady(): void;
+  /** As `stopBeingReady`, then resolves when no request is in flight (or at the deadline). */
   drain(timeoutMs: number): Promise<{ drained: boolean; inFlight: number }>;
   close(): Promise<void>;
 }
@@ -342,6 +347,9 @@ export function createGateway({
       if (req.method === "GET" && path === "/v1/models") return track(serveModels(req, res), res);
       track(handleCall(req, res, url), res);
     },
+    stopBeingReady() {
+      draining = true;
+    },
     async drain(timeoutMs) {
       draining = true;
       if (inFlight > 0) {
@@ -417,10 +425,22 @@ function parseJsonObject(body: Buffer): Record<string, unknown> | null {
 }
 
 /**
- * Stops accepting connections, lets requests and streams in flight finish until `timeoutMs`,
- * then closes whatever is left.
+ * Stops being ready and keeps serving for `delayMs` (so that a load balancer checking `/readyz`
+ * has taken the gateway out of rotation before it stops listening: no client meets a refused
+ * connection), then stops accepting connections, lets requests and streams in flight finish
+ * until `timeoutMs`, and closes whatever is left.
  */
-export async function stopServing(server: Server, gateway: Gateway, timeoutMs: number, log: Logger) {
+export async function stopServing(
+  server: Server,
+  gateway: Gateway,
+  { delayMs, timeoutMs }: { delayMs: number; timeoutMs: number },
+  log: Logger,
+) {
+  gateway.stopBeingReady();
+  if (delayMs > 0) {
+    log.info("not ready; serving on until the load balancer has noticed", { delay_ms: delayMs });
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
   server.close();
   server.closeIdleConnections();
   const { drained, inFlight } = await gateway.drain(timeoutMs);

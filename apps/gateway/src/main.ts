@@ -21,7 +21,12 @@ const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 
 stopOnSignals(log, async () => {
-  await stopServing(server, gateway, env.GATEWAY_DRAIN_TIMEOUT_MS, log);
+  await stopServing(
+    server,
+    gateway,
+    { delayMs: env.GATEWAY_DRAIN_DELAY_MS, timeoutMs: env.GATEWAY_DRAIN_TIMEOUT_MS },
+    log,
+  );
   // events the broker has not taken stay in the spool and leave with the next start
   await deps.bus.flush();
   await deps.bus.close();

@@ -71,7 +71,12 @@ export async function startStandalone(
     const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
     let stopping: Promise<void> | null = null;
     const stop = async () => {
-      await stopServing(server, apps.gateway, env.GATEWAY_DRAIN_TIMEOUT_MS, log);
+      await stopServing(
+        server,
+        apps.gateway,
+        { delayMs: env.GATEWAY_DRAIN_DELAY_MS, timeoutMs: env.GATEWAY_DRAIN_TIMEOUT_MS },
+        log,
+      );
       await apps.close();
       lock.release();
     };

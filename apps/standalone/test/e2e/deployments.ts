@@ -33,8 +33,8 @@ export interface SplitDeployment extends Deployment {
   dumpLogs(): void;
   /** Starts the capture writer again after a test stopped it. */
   restartCaptureWriter(): Promise<void>;
-  /** Starts gateway 1 again after a test stopped it: same port, same spool (and journal) dir. */
-  restartGateway1(): Promise<void>;
+  /** Starts gateway `n` again after a test stopped it: same port, same spool (and journal) dir. */
+  restartGateway(n: 1 | 2): Promise<void>;
   /** The deployment's own Kafka broker and Redis server, which the fault tests stop and start. */
   engines: { kafkaEnv: Record<string, string>; redisEnv: Record<string, string> };
   env: Record<string, string>;
@@ -112,6 +112,8 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
     GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
     GATEWAY_DRAIN_TIMEOUT_MS: "5000",
+    // as deployed behind a load balancer: past two failed checks of the test's HAProxy (300 ms apart)
+    GATEWAY_DRAIN_DELAY_MS: "1500",
     PORT: "0",
   };
   // the control plane migrates the database, so it starts first
@@ -173,8 +175,9 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     async restartCaptureWriter() {
       apps.captureWriter = await captureWriter();
     },
-    async restartGateway1() {
-      apps.gateway1 = (await gateway(1, new URL(g1.match[1]!).port)).app;
+    async restartGateway(n) {
+      const port = new URL(n === 1 ? g1.match[1]! : g2.match[1]!).port;
+      apps[`gateway${n}`] = (await gateway(n, port)).app;
     },
     async close() {
       await Promise.all(Object.values(apps).map((a) => a.stop()));

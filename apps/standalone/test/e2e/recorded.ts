@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Deployment } from "./deployments.ts";
+import type { Deployment, SplitDeployment } from "./deployments.ts";
 import type { TestOrg } from "./scenarios.ts";
 import { within } from "./traffic.ts";
 
@@ -78,4 +78,28 @@ export async function expectEveryCallRecorded(
   expect(listed.sort()).toEqual(made.map((m) => m.requestId).sort());
   expect([...outcomes.values()].filter((o) => o !== "complete")).toEqual([]);
   return { complete: outcomes.size, withUsage: summary.requests as number, ...expected };
+}
+
+/** Rows of `table` among `ids`, and how many distinct request ids they hold. */
+async function rows(d: SplitDeployment, table: "calls" | "capture_index", ids: string[]) {
+  const [r] = await d.sql<{ n: number; distinct: number }[]>`
+    select count(*)::int as n, count(distinct request_id)::int as distinct
+    from ${d.sql(table)} where request_id = any(${ids})`;
+  return r!;
+}
+
+/**
+ * The call rows and capture index rows of `ids` in the split deployment's database, once each id
+ * has both or `timeoutMs` has passed: `n` rows, of `distinct` request ids.
+ */
+export async function recordedRows(d: SplitDeployment, ids: string[], timeoutMs: number) {
+  await within(
+    timeoutMs,
+    async () => {
+      const [calls, captures] = await Promise.all([rows(d, "calls", ids), rows(d, "capture_index", ids)]);
+      return calls.n >= ids.length && captures.n >= ids.length ? true : undefined;
+    },
+    500,
+  ).catch(() => {});
+  return { calls: await rows(d, "calls", ids), captures: await rows(d, "capture_index", ids) };
 }

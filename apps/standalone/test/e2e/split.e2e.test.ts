@@ -6,11 +6,14 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "../support/hang-up.ts";
+import { largeAnswersAtOnce } from "../support/large-answers.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
+import { loadBalancerScenarios } from "./load-balancer.ts";
 import { infra } from "./processes.ts";
 import { realClientScenarios } from "./real-clients.ts";
+import { recordedRows } from "./recorded.ts";
 import { createTestOrg, deploymentScenarios, type TestOrg } from "./scenarios.ts";
 import { chatBody, gatewayCall, sleep, steadyTraffic, within } from "./traffic.ts";
 
@@ -38,6 +41,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   hangUpScenarios(() => d, "split");
   realClientScenarios(() => d, "split");
   fuzzScenarios(() => d, "split");
+  loadBalancerScenarios(() => d);
 
   describe("probes", () => {
     const probe = async (url: string) => {
@@ -92,27 +96,10 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       org = await createTestOrg(d);
     });
 
-    /** Rows of `table` among `ids`, and how many distinct request ids they hold. */
-    async function rows(table: "calls" | "capture_index", ids: string[]) {
-      const [r] = await d.sql<{ n: number; distinct: number }[]>`
-        select count(*)::int as n, count(distinct request_id)::int as distinct
-        from ${d.sql(table)} where request_id = any(${ids})`;
-      return r!;
-    }
-    async function allRows(ids: string[], timeoutMs: number) {
-      await within(
-        timeoutMs,
-        async () => {
-          const [calls, captures] = await Promise.all([rows("calls", ids), rows("capture_index", ids)]);
-          return calls.n >= ids.length && captures.n >= ids.length ? true : undefined;
-        },
-        500,
-      ).catch(() => {});
-      return { calls: await rows("calls", ids), captures: await rows("capture_index", ids) };
-    }
+    const allRows = (ids: string[], timeoutMs: number) => recordedRows(d, ids, timeoutMs);
 
     it(`keeps answering through a ${kafkaOutageS} s Kafka outage and delivers every event once`, async () => {
-      const traffic = steadyTraffic(d, org.apiKey, 50);
+      const traffic = steadyTraffic(d.gateways, org.apiKey, 50);
       await sleep(3_000);
       await infra("kafka", "stop", d.engines.kafkaEnv);
       await sleep(kafkaOutageS * 1_000);
@@ -215,7 +202,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
         await sleep(800 + Math.random() * 1200);
         await d.apps.gateway1.stop("SIGKILL");
         // the same spool dir: the new process sends again what the killed one had not handed on
-        await d.restartGateway1();
+        await d.restartGateway(1);
       }
       await sleep(500);
       await traffic.stop();
@@ -256,11 +243,11 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       expect(await streams).toEqual(Array(20).fill(true));
       expect(await app.exited).toBe(0);
       expect(app.output()).not.toContain("drain deadline passed");
-      await d.restartGateway1();
+      await d.restartGateway(1);
     }, 60_000);
 
     it("loses, duplicates and tears no capture when the capture writer is killed under traffic", async () => {
-      const traffic = steadyTraffic(d, org.apiKey, 50);
+      const traffic = steadyTraffic(d.gateways, org.apiKey, 50);
       await sleep(3_000);
       await d.apps.captureWriter.stop("SIGKILL");
       await sleep(3_000);
@@ -305,6 +292,20 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       expect(errors).toEqual([]);
       expect(captures).toEqual({ n: ok.length, distinct: ok.length });
       expect(partial).toBe(0);
+    }, 180_000);
+
+    it("holds a gateway's memory under the bound while sixteen 24 MiB answers end at once, each recorded", async () => {
+      await largeAnswersAtOnce({
+        label: "split gateway",
+        gateway: d.gateways[0]!,
+        apiKey: org.apiKey,
+        pid: d.apps.gateway1.child.pid!,
+        listed: async () => {
+          const rows = await d.sql<{ request_id: string }[]>`
+            select request_id from capture_index where org_id = ${org.orgId}`;
+          return new Set(rows.map((r) => r.request_id));
+        },
+      });
     }, 180_000);
   });
 });

@@ -1,5 +1,3 @@
-import type { Deployment } from "./deployments.ts";
-
 export interface GatewayReply {
   status: number;
   text: string;
@@ -44,22 +42,42 @@ export const chatBody = (n: number, stream = false) => ({
 });
 
 /**
- * Steady traffic: one small chat call every `intervalMs`, alternating between the gateways,
- * until `stop()`. Counts every answer that is not 200 (or no answer at all) as an error.
+ * Steady traffic: one small chat call every `intervalMs`, alternating between `gateways`, until
+ * `stop()`. With `streams`, every third call is a stream of a few frames 20 ms apart, which must
+ * end with its terminal `[DONE]` and no error event. Counts every answer that is not a whole 200
+ * (or no answer at all) as an error, with the time it was sent.
  */
-export function steadyTraffic(d: Deployment, key: string, intervalMs = 50) {
+export function steadyTraffic(gateways: string[], key: string, intervalMs = 50, { streams = false } = {}) {
   const ok: string[] = [];
   const errors: string[] = [];
+  /** When each failed call was sent (Date.now()), in step with `errors`. */
+  const failedAt: number[] = [];
   let stopped = false;
   let n = 0;
   const inFlight = new Set<Promise<void>>();
+  const fail = (sentAt: number, why: string) => {
+    errors.push(why);
+    failedAt.push(sentAt);
+  };
   const loop = (async () => {
     while (!stopped) {
-      const gateway = d.gateways[n % d.gateways.length]!;
-      const p = gatewayCall(gateway, key, "/v1/chat/completions", chatBody(n++)).then(
-        (r) =>
-          void (r.status === 200 ? ok.push(r.requestId) : errors.push(`${r.status} ${r.text.slice(0, 200)}`)),
-        (error: unknown) => void errors.push(String(error)),
+      const gateway = gateways[n % gateways.length]!;
+      // a third, not every other one: round robin over two gateways would send them all to one
+      const stream = streams && n % 3 === 1;
+      const sentAt = Date.now();
+      const p = gatewayCall(
+        gateway,
+        key,
+        "/v1/chat/completions",
+        chatBody(n++, stream),
+        stream ? { "x-mock-frame-delay-ms": "20" } : {},
+      ).then(
+        (r) => {
+          const whole = !stream || (r.text.includes("data: [DONE]") && !r.text.includes('"error"'));
+          if (r.status === 200 && whole) ok.push(r.requestId);
+          else fail(sentAt, `${r.status} ${r.text.slice(-200)}`);
+        },
+        (error: unknown) => fail(sentAt, String(error)),
       );
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
@@ -69,11 +87,12 @@ export function steadyTraffic(d: Deployment, key: string, intervalMs = 50) {
   return {
     ok,
     errors,
+    failedAt,
     async stop() {
       stopped = true;
       await loop;
       await Promise.all([...inFlight]);
-      return { ok, errors };
+      return { ok, errors, failedAt };
     },
   };
 }
