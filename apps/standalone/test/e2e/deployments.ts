@@ -6,7 +6,7 @@ import { freshPostgresDatabase } from "@gateway/db";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
 import postgres from "postgres";
 import { controlPlaneClient, type Json } from "../harness.ts";
-import { type AppProcess, freePort, infra, startApp } from "./processes.ts";
+import { type AppEntry, type AppProcess, freePort, infra, startApp } from "./processes.ts";
 
 export const operatorToken = "e2e-operator-token-0123456789";
 /** The operator's provider-B key, which pays for `/v1/responses`. */
@@ -41,13 +41,23 @@ export interface SplitDeployment extends Deployment {
   sql: postgres.Sql;
 }
 
+export type AppName = "standalone" | "gateway" | "control-plane" | "capture-writer" | "costing-worker";
+
+/** Where each app runs from: its script in the source tree, unless a test says otherwise. */
+export interface StartOptions {
+  entry?: (app: AppName) => AppEntry;
+}
+const fromSource = (app: AppName): AppEntry => `apps/${app}/src/main.ts`;
+
 /** The default deployment: `apps/standalone/src/main.ts`, one process, embedded stores. */
-export async function startStandaloneDeployment(): Promise<Deployment> {
+export async function startStandaloneDeployment({
+  entry = fromSource,
+}: StartOptions = {}): Promise<Deployment> {
   const mocks = await startMockProviders();
   const dataDir = await mkdtemp(join(tmpdir(), "gw-e2e-"));
   const { app, match } = await startApp(
     "standalone",
-    "apps/standalone/src/main.ts",
+    entry("standalone"),
     {
       PORT: "0",
       GATEWAY_DATA_DIR: dataDir,
@@ -80,7 +90,9 @@ export async function startStandaloneDeployment(): Promise<Deployment> {
  * started by the same infra scripts on other ports, so the fault tests can stop them without
  * disturbing other suites.
  */
-export async function startSplitDeployment(): Promise<SplitDeployment> {
+export async function startSplitDeployment({
+  entry = fromSource,
+}: StartOptions = {}): Promise<SplitDeployment> {
   const run = randomBytes(4).toString("hex");
   const mocks = await startMockProviders();
   const work = await mkdtemp(join(tmpdir(), "gw-split-"));
@@ -117,11 +129,11 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     PORT: "0",
   };
   // the control plane migrates the database, so it starts first
-  const cp = await startApp("control-plane", "apps/control-plane/src/main.ts", env, listening);
+  const cp = await startApp("control-plane", entry("control-plane"), env, listening);
   const gateway = (n: number, port = "0") =>
     startApp(
       `gateway-${n}`,
-      "apps/gateway/src/main.ts",
+      entry("gateway"),
       {
         ...env,
         PORT: port,
@@ -133,7 +145,7 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
   const captureWriter = () =>
     startApp(
       "capture-writer",
-      "apps/capture-writer/src/main.ts",
+      entry("capture-writer"),
       { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-capture-writer") },
       consuming,
     ).then((s) => s.app);
@@ -143,7 +155,7 @@ export async function startSplitDeployment(): Promise<SplitDeployment> {
     captureWriter(),
     startApp(
       "costing-worker",
-      "apps/costing-worker/src/main.ts",
+      entry("costing-worker"),
       { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-costing-worker") },
       consuming,
     ),

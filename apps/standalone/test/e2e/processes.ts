@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -16,27 +17,45 @@ export interface AppProcess {
 }
 
 /**
+ * What to run: a script of the source tree (`apps/<app>/src/main.ts`), or an app's deploy folder
+ * as its image holds it, run as `node src/main.ts` from the folder with nothing but `node` on
+ * PATH (`nodeDir` holds only it).
+ */
+export type AppEntry = string | { deployFolder: string; nodeDir: string };
+
+/**
  * Starts `node <script>` as a user would (env only, no shared memory with the test) and waits
  * until its output matches `ready`; the match is returned with the process.
  */
 export async function startApp(
   name: string,
-  script: string,
+  script: AppEntry,
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs = 60_000,
-  /** The process's `ulimit -n`, for the tests that exhaust it. */
+  /** The process's `ulimit -n`, for the tests that exhaust it (source tree only). */
   fdLimit?: number,
 ): Promise<{ app: AppProcess; match: RegExpExecArray }> {
-  const node = [process.execPath, "--experimental-strip-types", `${repoRoot}${script}`];
-  const [command, args] = fdLimit
-    ? ["bash", ["-c", `ulimit -n ${fdLimit} && exec "$@"`, "bash", ...node]]
-    : [node[0]!, node.slice(1)];
-  const child = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    cwd: repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const launch = (): { command: string; args: string[]; cwd: string; path: string } => {
+    if (typeof script !== "string")
+      return {
+        command: join(script.nodeDir, "node"),
+        args: ["src/main.ts"],
+        cwd: script.deployFolder,
+        path: script.nodeDir,
+      };
+    const node = [process.execPath, "--experimental-strip-types", `${repoRoot}${script}`];
+    const path = process.env.PATH ?? "";
+    if (!fdLimit) return { command: node[0]!, args: node.slice(1), cwd: repoRoot, path };
+    return {
+      command: "bash",
+      args: ["-c", `ulimit -n ${fdLimit} && exec "$@"`, "bash", ...node],
+      cwd: repoRoot,
+      path,
+    };
+  };
+  const { command, args, cwd, path } = launch();
+  const child = spawn(command, args, { env: { PATH: path, ...env }, cwd, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
