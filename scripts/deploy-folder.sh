@@ -14,6 +14,7 @@ set -euo pipefail
 
 app="${1:?usage: scripts/deploy-folder.sh <app> <out>}"
 out="${2:?usage: scripts/deploy-folder.sh <app> <out>}"
+out="$(realpath -m "$out")" # relative to where it was called from, not the repo
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 [[ -f "apps/$app/src/main.ts" ]] || {
   echo "deploy-folder: no app named $app (apps/$app/src/main.ts)" >&2

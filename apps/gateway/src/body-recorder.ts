@@ -27,6 +27,8 @@ export class BodyRecorder {
   private fd: number | null = null;
   private whole: Buffer | null = null;
   private released = false;
+  /** The limit is reached: nothing more is kept. */
+  private full = false;
   private readonly limits: AnswerLimits;
   private readonly name: string;
 
@@ -42,11 +44,17 @@ export class BodyRecorder {
 
   push(chunk: Buffer): void {
     if (this.released) return;
-    const room = this.limits.maxBytes - this.kept;
-    if (chunk.length > room) {
-      this.omitted += chunk.length - Math.max(room, 0);
-      if (room <= 0) return;
-      chunk = chunk.subarray(0, room);
+    if (this.full) {
+      this.omitted += chunk.length;
+      return;
+    }
+    if (this.kept + chunk.length > this.limits.maxBytes) {
+      // cut at a character's start: half a UTF-8 character would turn the capture's text to base64
+      const cut = utf8Boundary(chunk, this.limits.maxBytes - this.kept);
+      this.omitted += chunk.length - cut;
+      this.full = true;
+      if (cut === 0) return;
+      chunk = chunk.subarray(0, cut);
     }
     if (this.fd === null && this.kept + chunk.length <= this.limits.spillBytes) {
       this.chunks.push(chunk);
@@ -119,6 +127,13 @@ export class BodyRecorder {
     }
     this.fd = null;
   }
+}
+
+/** `at`, moved back (at most 3 bytes) to the start of the UTF-8 character it falls in. */
+function utf8Boundary(bytes: Buffer, at: number): number {
+  let cut = at;
+  while (cut > 0 && at - cut < 3 && (bytes[cut]! & 0xc0) === 0x80) cut--;
+  return cut;
 }
 
 function writeAll(fd: number, bytes: Buffer) {

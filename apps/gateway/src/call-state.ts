@@ -41,6 +41,8 @@ export interface CallState {
   delivered: boolean;
   /** The call's event has been published; it is published once, before the response's last byte. */
   recorded: boolean;
+  /** When the call was recorded (performance.now()): its elapsed time ends there. */
+  endedAt: number | null;
   error: { type: string; message: string } | null;
   upstreamRequestId: string | null;
   upstreamResponseId: string | null;
@@ -82,6 +84,7 @@ export function newCallState(
     outcome: "complete",
     delivered: false,
     recorded: false,
+    endedAt: null,
     error: null,
     upstreamRequestId: null,
     upstreamResponseId: null,
@@ -123,9 +126,9 @@ export function toRawBody(bytes: Buffer): RawBody {
     : { encoding: "base64", data: bytes.toString("base64") };
 }
 
-/** Milliseconds since the call arrived. */
+/** Milliseconds from the call's arrival to its recording (or to now, before that). */
 function elapsedMs(call: CallState): number {
-  return Math.max(0, performance.now() - call.startedAt);
+  return Math.max(0, (call.endedAt ?? performance.now()) - call.startedAt);
 }
 
 /**

@@ -24,6 +24,7 @@ import {
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { forward } from "./forward.ts";
 import { captureHeaders, singleHeader } from "./headers.ts";
+import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { modelList } from "./models.ts";
 import { type PlanContext, planCall } from "./plan.ts";
 import { readBody } from "./read-body.ts";
@@ -89,36 +90,30 @@ export function createGateway({
   let draining = false;
   let onIdle: (() => void) | null = null;
 
-  /** The last large answer's turn: see `record`. */
-  let largeTurn: Promise<void> = Promise.resolve();
+  const largeAnswers = largeAnswerTurns(bus, log);
 
   /**
    * Publishes the call's event, once: before the last byte of a response that ends (so a process
    * killed after a caller had its answer still has the call in its journal), or when the call
-   * ends any other way. `readFacts` runs first (it may read the answer).
-   *
-   * An answer that outgrew memory is read back from disk and recorded in its turn, one at a
-   * time, each turn lasting until its event is handed on: a large event is in memory whole
-   * (read back, encoded, journaled, queued), so answers that end together must not all be at
-   * once. The promise resolves once this call's event is published.
+   * ends any other way. `readFacts` runs first (it may read the answer). An answer that outgrew
+   * memory is recorded in its turn (`largeAnswerTurns`); the promise resolves once it is.
    */
   function record(call: CallState, readFacts?: () => void): Promise<void> | undefined {
     const caller = call.caller;
     if (!caller || call.recorded) return;
     call.recorded = true;
+    // the call as it ended: a turn's wait changes neither its time nor its outcome
+    call.endedAt = performance.now();
     const publish = () => {
-      readFacts?.();
-      bus.publish(callsTopic, call.requestId, callEvent(call, caller));
-      call.answer?.release();
+      try {
+        readFacts?.();
+        bus.publish(callsTopic, call.requestId, callEvent(call, caller));
+      } finally {
+        call.answer?.release();
+      }
     };
     if (!call.answer?.onDisk) return void publish();
-    const turn = largeTurn
-      .then(publish)
-      .catch((error: unknown) =>
-        log.error("recording a large answer failed", { request_id: call.requestId, error }),
-      );
-    largeTurn = turn.then(() => handedOnOrLater(bus));
-    return turn;
+    return largeAnswers.take(publish, call.requestId);
   }
 
   /** A valid key on a request that emits no call event still counts as used. */
@@ -191,7 +186,7 @@ export function createGateway({
     call.caller = resolved.caller;
     // Registered before anything is awaited, so a caller who leaves at any point aborts the upstream.
     const onClientGone = () => {
-      if (res.writableFinished) return;
+      if (res.writableFinished || call.recorded) return;
       if (!call.delivered) call.outcome = "client_aborted";
       call.abort.abort();
     };
@@ -367,18 +362,6 @@ export function createGateway({
       await upstream.close();
     },
   };
-}
-
-/**
- * A large answer's turn ends when its event is handed on, or after 5 s: a consumer stuck on its
- * database must not hold every later large answer's last byte (it holds their memory instead).
- */
-function handedOnOrLater(bus: EventBus): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const later = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, 5_000);
-  });
-  return Promise.race([bus.handedOn(), later]).finally(() => clearTimeout(timer));
 }
 
 /** Reports an attempt's arm on the call before its response head goes out. */

@@ -40,6 +40,14 @@ describe("an answer's bytes, kept in memory, then on disk, up to a limit", () =>
     expect(answer.omitted).toBe(10);
   });
 
+  it("cuts at the start of a UTF-8 character, so that the kept text stays text", () => {
+    const answer = new BodyRecorder(limits, "req_utf8");
+    // "é" is two bytes: the limit of 20 falls between them
+    answer.push(Buffer.from("0123456789012345678é tail"));
+    expect(answer.bytes().toString()).toBe("0123456789012345678");
+    expect(answer.omitted).toBe(Buffer.byteLength("é tail"));
+  });
+
   it("deletes its file when let go, and keeps nothing pushed after", async () => {
     const answer = new BodyRecorder(limits, "req_released");
     answer.push(Buffer.from("0123456789"));

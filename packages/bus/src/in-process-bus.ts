@@ -154,6 +154,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       }
     },
     async handedOn() {
+      // closed: what is left stays in the journal for the next start
+      if (closed) return;
       await Promise.all([...groupsByTopic.values()].flat().map((q) => q.counter.wait()));
     },
     async close() {
