@@ -12,7 +12,12 @@ async function busWithHeldConsumer() {
     group: "slow",
     handle: () => new Promise<void>((resolve) => held.push(resolve)),
   });
-  return { bus, release: () => held.splice(0).forEach((r) => r()) };
+  return {
+    bus,
+    release() {
+      for (const resolve of held.splice(0)) resolve();
+    },
+  };
 }
 
 describe("large answers, recorded in turns", () => {
@@ -63,7 +68,9 @@ describe("large answers, recorded in turns", () => {
       throw new Error("disk gone");
     }, "a");
     let ran = false;
-    await turns.take(() => void (ran = true), "b");
+    await turns.take(() => {
+      ran = true;
+    }, "b");
     expect(ran).toBe(true);
     await bus.close();
   });
