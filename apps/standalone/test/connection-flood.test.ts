@@ -131,7 +131,25 @@ describe("the standalone process under a connection flood", () => {
     expect(p.app.output()).not.toContain("EMFILE");
   }, 120_000);
 
+  /** Answers a fresh connection's request: the flood's connections are all closed on the server's side too. */
+  async function answersFreshConnection(): Promise<true | undefined> {
+    const socket = connect(p.port, "127.0.0.1");
+    socket.on("error", () => {});
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (received += chunk));
+    socket.write("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    await new Promise((resolve) => {
+      socket.once("close", resolve);
+      setTimeout(resolve, 1_000);
+    });
+    socket.destroy();
+    return received.startsWith("HTTP/1.1 200") ? true : undefined;
+  }
+
   it("closes the connection of a refused upload instead of reading the rest of it", async () => {
+    // after the flood, until the server has seen its connections close, a new one may be refused
+    await eventually(answersFreshConnection, 10_000);
     const declared = 64 * 1024 * 1024;
     const socket = connect(p.port, "127.0.0.1");
     let received = "";
