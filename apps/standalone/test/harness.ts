@@ -43,6 +43,8 @@ export interface Harness {
   cp(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; json: Json }>;
   /** JSON request to the operator surface with the operator token. */
   op(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }>;
+  /** The capture envelope of `requestId` in the default project, once it can be read. */
+  capture(requestId: string, timeoutMs?: number): Promise<Json>;
   /** A BYO chat-completions call through the gateway with `key`; returns the status. */
   chat(key: string, headers?: Record<string, string>): Promise<number>;
   close(): Promise<void>;
@@ -92,6 +94,14 @@ export async function startHarness(
     projectId: project.json.id,
     cp,
     op: (method, path, body) => cp(method, path, body, operatorToken),
+    capture: (requestId, timeoutMs) =>
+      eventually(async () => {
+        const res = await cp(
+          "GET",
+          `/customer/v1/orgs/${orgId}/projects/${project.json.id}/captures/${requestId}`,
+        );
+        return res.status === 200 ? res.json : undefined;
+      }, timeoutMs),
     async chat(key, headers = {}) {
       const res = await fetch(`${gateway.url}/v1/chat/completions`, {
         method: "POST",

@@ -94,13 +94,7 @@ describe("an answer kept on disk, and one past the body limit", () => {
     });
     const body = Buffer.from(await res.arrayBuffer());
     const requestId = res.headers.get("x-gateway-request-id")!;
-    const envelope = await eventually(async () => {
-      const got = await h.cp(
-        "GET",
-        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/captures/${requestId}`,
-      );
-      return got.status === 200 ? got.json : undefined;
-    }, 10_000);
+    const envelope = await h.capture(requestId, 10_000);
     const [row] = await eventually(async () => {
       const rows = await h.gateway.internals.db
         .select()

@@ -150,13 +150,7 @@ describe("managed catalog calls", () => {
     expect(hiddenText).not.toContain('"choices":[]');
     expect(hiddenText.trimEnd().endsWith("data: [DONE]")).toBe(true);
     const requestId = hidden.headers.get("x-gateway-request-id")!;
-    const envelope = await eventually(async () => {
-      const r = await h.cp(
-        "GET",
-        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/captures/${requestId}`,
-      );
-      return r.status === 200 ? r.json : undefined;
-    });
+    const envelope = await h.capture(requestId);
     expect(envelope.response_body).toBe(hiddenText);
     expect(envelope).toMatchObject({
       mode: "managed",

@@ -191,13 +191,7 @@ describe("workload routing: recovery when the routed arm fails", () => {
     const text = await res.text();
     expect(text.trimEnd().split("\n\n").at(-1)).toMatch(/^data: \{"error":/);
     const requestId = res.headers.get("x-gateway-request-id")!;
-    const envelope = await eventually(async () => {
-      const r = await h.cp(
-        "GET",
-        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/captures/${requestId}`,
-      );
-      return r.status === 200 ? r.json : undefined;
-    });
+    const envelope = await h.capture(requestId);
     expect(envelope).toMatchObject({
       stream_outcome: "truncated",
       route: "gateway",

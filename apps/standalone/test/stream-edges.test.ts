@@ -7,7 +7,7 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deployment, eventually, type Harness, putCatalogModel, startHarness } from "./harness.ts";
+import { deployment, type Harness, putCatalogModel, startHarness } from "./harness.ts";
 
 /**
  * Upstreams that behave in ways the testkit mocks do not: CRLF framing, a clean close before the
@@ -50,14 +50,7 @@ describe("stream edge cases", () => {
       headers: { authorization: `Bearer ${h.apiKey}`, "openai-organization": "org-caller" },
       body: JSON.stringify({ model: "edge-chat", stream: true, messages: [] }),
     });
-  const captureOf = (requestId: string) =>
-    eventually(async () => {
-      const r = await h.cp(
-        "GET",
-        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/captures/${requestId}`,
-      );
-      return r.status === 200 ? r.json : undefined;
-    });
+  const captureOf = (requestId: string) => h.capture(requestId);
 
   it("hides the requested usage chunk from a CRLF-framed stream and passes every other frame", async () => {
     let seenOrganization: string | undefined = "unset";

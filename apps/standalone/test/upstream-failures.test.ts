@@ -40,14 +40,7 @@ describe("upstream failures", () => {
     "content-type": "application/json",
     ...extra,
   });
-  const capture = (requestId: string) =>
-    eventually(async () => {
-      const res = await h.cp(
-        "GET",
-        `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/captures/${requestId}`,
-      );
-      return res.status === 200 ? res.json : undefined;
-    });
+  const capture = (requestId: string) => h.capture(requestId);
 
   it("a reset mid-stream ends the stream with an error event in its own format, captured as truncated", async () => {
     const b = await request(`${h.gateway.url}/v1/chat/completions`, {
