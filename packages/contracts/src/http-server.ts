@@ -113,10 +113,22 @@ function shedIdleConnections(server: Server, cap: number, log: Logger) {
       if (state) state.busy = false;
       // answered before its body was read (a refusal): close rather than read, and throw away,
       // the rest of an upload nobody wants
-      if (!req.complete) req.socket.destroySoon();
+      if (!req.complete) lingeringClose(req.socket);
     });
   });
   server.on("drop", () =>
     report("connection refused: the cap is reached and every connection has a request"),
   );
+}
+
+/**
+ * Closes a connection whose client is still sending: a FIN once the answer is out, then what still
+ * arrives is read and dropped for a second before the socket goes. Closing with unread bytes in
+ * the receive buffer makes the kernel send a reset, and a reset can erase the answer (a 401, a
+ * 413) before the client has read it.
+ */
+function lingeringClose(socket: Socket) {
+  socket.end();
+  socket.resume();
+  setTimeout(() => socket.destroy(), 1_000).unref();
 }
