@@ -1,4 +1,5 @@
-import { createLogger } from "@gateway/contracts";
+import { registerConsumerMetrics } from "@gateway/bus";
+import { createLogger, metricsFor } from "@gateway/contracts";
 import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
 import { startCaptureWriter } from "./capture-writer.ts";
 import { captureWriterDeps } from "./deps.ts";
@@ -8,8 +9,12 @@ import { parseCaptureWriterEnv } from "./env.ts";
 const log = createLogger("capture-writer");
 const env = envOrExit(parseCaptureWriterEnv);
 const { deps, close } = await captureWriterDeps(env, log);
+const metrics = metricsFor(env);
+if (metrics) registerConsumerMetrics(metrics, deps.bus);
 // probes first: alive while it joins its group, ready once it holds partitions
 const probes = await serveProbes({
+  app: "capture-writer",
+  metrics,
   port: env.PORT,
   host: env.HOST,
   log,

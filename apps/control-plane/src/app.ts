@@ -1,7 +1,9 @@
+import type { Metrics } from "@gateway/contracts";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { requestMetrics } from "./request-metrics.ts";
 import { type RegisteredRoute, routeRegistry } from "./route-registry.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
@@ -30,12 +32,16 @@ export const surfaces = {
  * The control plane's HTTP surfaces: operator, admin, customer, and the public reference. Every
  * route is mounted through the registry, which is also what `/openapi.json` and `/docs` show.
  */
-export function createControlPlane(services: Services): {
+export function createControlPlane(
+  services: Services,
+  metrics?: Metrics | null,
+): {
   app: Hono<AppEnv>;
   routes: readonly RegisteredRoute[];
 } {
   const registry = routeRegistry();
   const app = new Hono<AppEnv>();
+  if (metrics) app.use(requestMetrics(metrics));
   app.use(async (c, next) => {
     c.set("services", services);
     await next();
@@ -87,6 +93,7 @@ export function createControlPlane(services: Services): {
   return { app, routes: registry.routes };
 }
 
-export function createControlPlaneApp(services: Services) {
-  return createControlPlane(services).app;
+/** The app; with `metrics`, it counts its requests there (`/metrics` is served beside it). */
+export function createControlPlaneApp(services: Services, metrics?: Metrics | null) {
+  return createControlPlane(services, metrics).app;
 }

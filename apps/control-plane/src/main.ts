@@ -1,4 +1,5 @@
-import { createHttpServer, createLogger } from "@gateway/contracts";
+import { createHttpServer, createLogger, metricsFor, withMetricsRoute } from "@gateway/contracts";
+import { databaseAnswers } from "@gateway/db";
 import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
 import { getRequestListener } from "@hono/node-server";
 import { createControlPlaneApp } from "./app.ts";
@@ -19,7 +20,12 @@ if (env.GATEWAY_CATALOG_FILE) {
 const first = await exclusive(() => ensureFirstOrg(services));
 if (first) process.stdout.write(firstStartBanner(first));
 
-const server = createHttpServer(getRequestListener(createControlPlaneApp(services).fetch), { log });
+const metrics = metricsFor(env);
+metrics?.readiness("control-plane", () => databaseAnswers(services.db, 1_000));
+const server = createHttpServer(
+  withMetricsRoute(metrics, getRequestListener(createControlPlaneApp(services, metrics).fetch)),
+  { log },
+);
 const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 

@@ -1,2 +1,3 @@
 export * from "./call-row.ts";
+export * from "./costing-metrics.ts";
 export * from "./costing-worker.ts";

@@ -1,5 +1,7 @@
-import { createLogger } from "@gateway/contracts";
+import { registerConsumerMetrics } from "@gateway/bus";
+import { createLogger, metricsFor } from "@gateway/contracts";
 import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
+import { registerCostingMetrics } from "./costing-metrics.ts";
 import { startCostingWorker } from "./costing-worker.ts";
 import { costingWorkerDeps } from "./deps.ts";
 import { parseCostingWorkerEnv } from "./env.ts";
@@ -8,8 +10,15 @@ import { parseCostingWorkerEnv } from "./env.ts";
 const log = createLogger("costing-worker");
 const env = envOrExit(parseCostingWorkerEnv);
 const { deps, close } = await costingWorkerDeps(env, log);
+const metrics = metricsFor(env);
+if (metrics) {
+  registerConsumerMetrics(metrics, deps.bus);
+  registerCostingMetrics(metrics, deps);
+}
 // probes first: alive while it joins its group, ready once it holds partitions
 const probes = await serveProbes({
+  app: "costing-worker",
+  metrics,
   port: env.PORT,
   host: env.HOST,
   log,

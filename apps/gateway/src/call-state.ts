@@ -127,7 +127,7 @@ export function toRawBody(bytes: Buffer): RawBody {
 }
 
 /** Milliseconds from the call's arrival to its recording (or to now, before that). */
-function elapsedMs(call: CallState): number {
+export function elapsedMs(call: CallState): number {
   return Math.max(0, (call.endedAt ?? performance.now()) - call.startedAt);
 }
 

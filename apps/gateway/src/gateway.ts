@@ -7,6 +7,7 @@ import {
   type KeyUsageEvent,
   keyUsageTopic,
   type Logger,
+  type Metrics,
   newId,
 } from "@gateway/contracts";
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
@@ -25,6 +26,7 @@ import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { forward } from "./forward.ts";
 import { captureHeaders, singleHeader } from "./headers.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
+import { gatewayMetrics } from "./metrics.ts";
 import { modelList } from "./models.ts";
 import { type PlanContext, planCall } from "./plan.ts";
 import { readBody } from "./read-body.ts";
@@ -41,6 +43,8 @@ export interface GatewayDeps {
   credentials(name: string): string | undefined;
   /** Where answers too large to hold in memory wait for their call's end; this process's alone. */
   spillDir: string;
+  /** Where the gateway's metrics go (docs/metrics.md); none are taken without it. */
+  metrics?: Metrics | null;
   /** Draws the traffic split; tests may pin it. */
   random?: () => number;
 }
@@ -64,6 +68,7 @@ export function createGateway({
   config,
   credentials,
   spillDir,
+  metrics = null,
   random = Math.random,
 }: GatewayDeps): Gateway {
   const reader = configReader(cache);
@@ -91,6 +96,8 @@ export function createGateway({
   let onIdle: (() => void) | null = null;
 
   const largeAnswers = largeAnswerTurns(bus, log);
+  const measure = metrics ? gatewayMetrics(metrics, { bus, cache, inFlight: () => inFlight }) : null;
+  metrics?.readiness("gateway", () => probeAnswer("/readyz").status === 200);
 
   /**
    * Publishes the call's event, once: before the last byte of a response that ends (so a process
@@ -162,6 +169,7 @@ export function createGateway({
       if (!route) return fail(call, res, "not_found", `No route for ${req.method} ${url.split("?")[0]}.`);
       await resolveAndServe(req, res, call, route.query, upstreamKey);
     } finally {
+      measure?.(call);
       if (config.accessLog) log.info("access", accessFields(call));
     }
   }

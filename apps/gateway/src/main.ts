@@ -1,4 +1,4 @@
-import { createHttpServer, createLogger } from "@gateway/contracts";
+import { createHttpServer, createLogger, metricsFor, withMetricsRoute } from "@gateway/contracts";
 import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
 import { gatewayConfigFromEnv } from "./config.ts";
 import { gatewayDeps } from "./deps.ts";
@@ -9,14 +9,19 @@ import { createGateway, stopServing } from "./gateway.ts";
 const log = createLogger("gateway");
 const env = envOrExit(parseGatewayEnv);
 const deps = await gatewayDeps(env, log);
+const metrics = metricsFor(env);
 const gateway = createGateway({
   ...deps,
   log,
+  metrics,
   config: gatewayConfigFromEnv(env),
   // operator credentials of managed deployments, by the env var name the catalog names
   credentials: (name) => process.env[name],
 });
-const server = createHttpServer((req, res) => gateway.handle(req, res), { log });
+const server = createHttpServer(
+  withMetricsRoute(metrics, (req, res) => gateway.handle(req, res)),
+  { log },
+);
 const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 

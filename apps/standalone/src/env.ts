@@ -1,4 +1,4 @@
-import { parseEnvWith } from "@gateway/contracts";
+import { metricsEnv, parseEnvWith } from "@gateway/contracts";
 import { gatewayEnvSchema } from "@gateway/gateway";
 import { z } from "zod";
 
@@ -15,6 +15,7 @@ export const standaloneEnvSchema = gatewayEnvSchema.extend({
   /** JSON file of catalog models with their deployments, upserted at every start. */
   GATEWAY_CATALOG_FILE: z.string().min(1).optional(),
   GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
+  ...metricsEnv,
 });
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;
 

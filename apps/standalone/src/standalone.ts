@@ -2,10 +2,23 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from "n
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
-import { createInProcessBus, type EventBus, type LockHolder, lockDir, openJournal } from "@gateway/bus";
+import {
+  createInProcessBus,
+  type EventBus,
+  type LockHolder,
+  lockDir,
+  openJournal,
+  registerConsumerMetrics,
+} from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
-import { createHttpServer, createLogger, type Logger } from "@gateway/contracts";
+import {
+  createHttpServer,
+  createLogger,
+  type Logger,
+  metricsFor,
+  withMetricsRoute,
+} from "@gateway/contracts";
 import {
   buildServices,
   configSync,
@@ -13,7 +26,7 @@ import {
   ensureFirstOrg,
   loadCatalogFile,
 } from "@gateway/control-plane";
-import { startCostingWorker } from "@gateway/costing-worker";
+import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
 import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
@@ -180,6 +193,12 @@ async function startApps(
 
   await startCaptureWriter({ db, blobs, bus, log });
   await startCostingWorker({ db, bus, jobs, log });
+  // one registry for every app of the process, served on its one port
+  const metrics = metricsFor(env);
+  if (metrics) {
+    registerConsumerMetrics(metrics, bus);
+    registerCostingMetrics(metrics, { db, jobs });
+  }
   // Calls a killed process had answered but not yet stored: their consumers are listening now.
   const replayed = bus.replayJournal();
   if (replayed > 0) log.info("journal: events of the last process published again", { events: replayed });
@@ -198,12 +217,13 @@ async function startApps(
     config: gatewayConfigFromEnv(env),
     credentials: options.credentials ?? (() => undefined),
     spillDir: join(dataDir, "spill"),
+    metrics,
   });
-  const controlPlane = getRequestListener(createControlPlaneApp(services).fetch);
-  const serve: RequestListener = (req, res) => {
+  const controlPlane = getRequestListener(createControlPlaneApp(services, metrics).fetch);
+  const serve = withMetricsRoute(metrics, (req, res) => {
     if (isGatewayPath(req.url ?? "/")) gateway.handle(req, res);
     else void controlPlane(req, res);
-  };
+  });
 
   return {
     serve,

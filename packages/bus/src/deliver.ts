@@ -1,3 +1,5 @@
+import type { GroupStats } from "./event-bus.ts";
+
 /** Failed attempts after which a batch is split up into single events. */
 export const deliveryAttempts = 3;
 
@@ -11,6 +13,8 @@ const maxRetryDelayMs = 30_000;
 
 export interface DeliveryOptions<T> {
   handle(batch: T[]): Promise<void>;
+  /** Counts what happened, for metrics. */
+  stats: DeliveryCounts;
   retryDelayMs: number;
   /** Every failed attempt, for logging. */
   onError(error: unknown): void;
@@ -22,6 +26,8 @@ export interface DeliveryOptions<T> {
    */
   keepGoing(): Promise<boolean>;
 }
+
+export type DeliveryCounts = Pick<GroupStats, "handled" | "deadLettered" | "failedAttempts">;
 
 /**
  * Delivers `events` at least once, without letting one poison event stall the rest forever:
@@ -47,13 +53,20 @@ export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Prom
       }
       try {
         await options.handle(batch);
+        options.stats.handled += batch.length;
         return { ok: true };
       } catch (e) {
         error = e;
+        options.stats.failedAttempts++;
         options.onError(e);
       }
     }
     return { ok: false, error };
+  };
+
+  const deadLetter = (event: T, error: unknown) => {
+    options.stats.deadLettered++;
+    options.onDeadLetter(event, error);
   };
 
   const whole = await tries(events, events.length === 1 ? loneEventAttempts : deliveryAttempts);
@@ -61,7 +74,7 @@ export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Prom
   if (whole.ok) return events.length;
   if (events.length === 1) {
     // a lone event already failed on its own as often as isolation would try it
-    options.onDeadLetter(events[0] as T, whole.error);
+    deadLetter(events[0] as T, whole.error);
     return 1;
   }
   for (let done = 0; done < events.length; done++) {
@@ -69,7 +82,7 @@ export async function deliver<T>(events: T[], options: DeliveryOptions<T>): Prom
     const event = events[done] as T;
     const alone = await tries([event], loneEventAttempts);
     if (alone === null) return done;
-    if (!alone.ok) options.onDeadLetter(event, alone.error);
+    if (!alone.ok) deadLetter(event, alone.error);
   }
   return events.length;
 }

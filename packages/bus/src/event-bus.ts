@@ -29,7 +29,35 @@ export interface EventBus {
    * event in memory at most once at a time waits on it.
    */
   handedOn(): Promise<void>;
+  /** What the bus has done so far, for metrics: read when scraped, counted as plain numbers. */
+  stats(): BusStats;
   close(): Promise<void>;
+}
+
+export interface BusStats {
+  /** Bytes of events waiting in the disk spool for the broker (always 0 in process). */
+  spooledBytes: number;
+  /** Sends to the broker that failed or timed out; their events went to the spool. */
+  publishFailures: number;
+  /** One entry per subscription of this process. */
+  groups: GroupStats[];
+}
+
+/** A subscription's delivery counts (see `deliver`), and its lag. */
+export interface GroupStats {
+  group: string;
+  topic: string;
+  /** Events its handler took (at least once: a redelivered event counts again). */
+  handled: number;
+  /** Events given up after repeated failures (dead letters). */
+  deadLettered: number;
+  /** Handler calls that threw; each is retried. */
+  failedAttempts: number;
+  /**
+   * Events published and not yet handled by this member: on Kafka, over the partitions it holds
+   * (newest offset minus the group's committed one); in process, those queued.
+   */
+  lag(): Promise<number>;
 }
 
 export interface Subscription {

@@ -1,5 +1,5 @@
 import { deliver } from "./deliver.ts";
-import type { EventBus, Subscription } from "./event-bus.ts";
+import type { EventBus, GroupStats, Subscription } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import type { OpenedJournal } from "./journal.ts";
 
@@ -11,6 +11,7 @@ interface GroupQueue {
   /** The journal's number for each pending event, in step with `pending`. */
   seqs: number[];
   counter: HandOnCounter;
+  stats: GroupStats;
   draining: Promise<void> | null;
   lingering: NodeJS.Timeout | null;
 }
@@ -74,6 +75,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
         const { group } = queue.subscription;
         const done = await deliver(queue.pending.slice(0, maxBatch), {
           handle: (batch) => queue.subscription.handle(batch),
+          stats: queue.stats,
           retryDelayMs,
           onError: (error) => options.onHandlerError?.(group, error),
           onDeadLetter: (event, error) => options.onDeadLetter?.(group, event, error),
@@ -135,14 +137,23 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       if (queues.some((q) => q.subscription.group === subscription.group)) {
         throw new Error(`group ${subscription.group} already subscribed to ${subscription.topic}`);
       }
-      queues.push({
+      const queue: GroupQueue = {
         subscription,
         pending: [],
         seqs: [],
         counter: new HandOnCounter(),
+        stats: {
+          group: subscription.group,
+          topic: subscription.topic,
+          handled: 0,
+          deadLettered: 0,
+          failedAttempts: 0,
+          lag: async () => queue.pending.length,
+        },
         draining: null,
         lingering: null,
-      });
+      };
+      queues.push(queue);
       groupsByTopic.set(subscription.topic, queues);
     },
     async flush() {
@@ -158,6 +169,11 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       if (closed) return;
       await Promise.all([...groupsByTopic.values()].flat().map((q) => q.counter.wait()));
     },
+    stats: () => ({
+      spooledBytes: 0,
+      publishFailures: 0,
+      groups: [...groupsByTopic.values()].flat().map((q) => q.stats),
+    }),
     async close() {
       closed = true;
       const queues = [...groupsByTopic.values()].flat();

@@ -1,3 +1,4 @@
+export * from "./consumer-metrics.ts";
 export * from "./dir-lock.ts";
 export * from "./event-bus.ts";
 export * from "./in-process-bus.ts";

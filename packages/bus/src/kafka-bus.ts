@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
-import { Kafka, logLevel, type Producer } from "kafkajs";
+import { type Admin, Kafka, logLevel, type Producer } from "kafkajs";
 import { lockDir } from "./dir-lock.ts";
 import type { EventBus } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
@@ -111,7 +111,9 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     allowAutoTopicCreation: false,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
-  const consumers: { partitions(): number; close(): Promise<void> }[] = [];
+  const consumers: Awaited<ReturnType<typeof startGroupConsumer>>[] = [];
+  let admin: Promise<Admin> | null = null;
+  let publishFailures = 0;
   const readyTopics = new Set<string>();
 
   /** Events not yet with the broker nor in the spool, oldest first, each with its journal number. */
@@ -124,6 +126,18 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   let running: Promise<void> | null = null;
   let lingerTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+
+  /** One admin client for the consumers' lag, connected on first use and again after a failure. */
+  function connectedAdmin(): Promise<Admin> {
+    if (!admin) {
+      const client = kafka.admin();
+      admin = client.connect().then(() => client);
+      admin.catch(() => {
+        admin = null;
+      });
+    }
+    return admin;
+  }
 
   async function ensureTopic(topic: string) {
     if (readyTopics.has(topic)) return;
@@ -179,6 +193,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       return true;
     } catch (error) {
       attempt.catch(() => {});
+      publishFailures++;
       if (!down) log.warn("kafka unreachable; spooling events to disk", { error });
       // a fresh connection on the next try: kafkajs may hold a dead one
       connected = false;
@@ -333,6 +348,8 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
           chunk: options.maxHandlerBatch ?? 256,
           handle,
           retryDelayMs: options.handlerRetryDelayMs,
+          name: { group, topic },
+          admin: connectedAdmin,
           onDeadLetter: (dead) => {
             options.onDeadLetter?.(group, "event" in dead ? dead.event : dead.value, dead.error);
             // through the same path as any event, so the spool keeps it while the broker is away
@@ -365,6 +382,11 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       }
     },
     handedOn: () => counter.wait(),
+    stats: () => ({
+      spooledBytes: spool.bytes(),
+      publishFailures,
+      groups: consumers.map((c) => c.stats),
+    }),
     async close() {
       if (lingerTimer) clearTimeout(lingerTimer);
       if (retryTimer) clearTimeout(retryTimer);
@@ -376,6 +398,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       journal.close();
       lock.release();
       await Promise.all(consumers.map((c) => c.close()));
+      if (admin) await (await admin.catch(() => null))?.disconnect().catch(() => {});
       await producer.disconnect().catch(() => {});
     },
   };

@@ -1,6 +1,7 @@
 import type { Logger } from "@gateway/contracts";
-import type { Consumer, Kafka, KafkaMessage } from "kafkajs";
+import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
+import type { GroupStats } from "./event-bus.ts";
 
 /** What a dead-lettered message was: its key and value as read, and the event, when it was JSON. */
 export interface DeadLetter {
@@ -22,8 +23,15 @@ export interface GroupConsumerOptions {
   onDeadLetter(dead: DeadLetter): void;
   /** Wait before delivering a failed chunk again. */
   retryDelayMs?: number;
+  /** The bus's admin client, connected on first use: reads offsets for the lag. */
+  admin(): Promise<Admin>;
+  /** The subscription's name in the port's terms, for its stats. */
+  name: { group: string; topic: string };
   log: Logger;
 }
+
+/** How long a scrape waits on the broker for the offsets of the lag. */
+const lagTimeoutMs = 2_000;
 
 const restartDelayMs = 2_000;
 
@@ -35,12 +43,48 @@ const restartDelayMs = 2_000;
  */
 export async function startGroupConsumer(
   options: GroupConsumerOptions,
-): Promise<{ partitions(): number; close(): Promise<void> }> {
+): Promise<{ partitions(): number; stats: GroupStats; close(): Promise<void> }> {
   const { kafka, topic, groupId, log } = options;
   let current: Consumer | null = null;
   let closed = false;
   // the partitions of `topic` the group's last rebalance gave this member; none while out of it
-  let assigned = 0;
+  let assigned: number[] = [];
+  const stats: GroupStats = {
+    ...options.name,
+    handled: 0,
+    deadLettered: 0,
+    failedAttempts: 0,
+    lag: () => lagOf(assigned),
+  };
+
+  /** Over `partitions`: newest offset minus the committed one; NaN when the broker does not answer. */
+  async function lagOf(partitions: number[]): Promise<number> {
+    if (partitions.length === 0) return 0;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("offsets not read in time")), lagTimeoutMs);
+    });
+    try {
+      const admin = await Promise.race([options.admin(), timeout]);
+      const [newest, [committed]] = await Promise.race([
+        Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]),
+        timeout,
+      ]);
+      let lag = 0;
+      for (const partition of partitions) {
+        const at = newest.find((p) => p.partition === partition);
+        if (!at) continue;
+        const done = committed?.partitions.find((p) => p.partition === partition)?.offset ?? "-1";
+        // nothing committed yet: the group starts from the oldest offset still kept
+        lag += Number(at.high) - Math.max(Number(done), Number(at.low));
+      }
+      return lag;
+    } catch {
+      return Number.NaN;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async function join(): Promise<void> {
     const consumer = kafka.consumer({
@@ -64,13 +108,13 @@ export async function startGroupConsumer(
     });
     current = consumer;
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      assigned = payload.memberAssignment[topic]?.length ?? 0;
+      assigned = payload.memberAssignment[topic] ?? [];
     });
     consumer.on(consumer.events.STOP, () => {
-      if (current === consumer) assigned = 0;
+      if (current === consumer) assigned = [];
     });
     consumer.on(consumer.events.CRASH, () => {
-      assigned = 0;
+      assigned = [];
       // kafkajs may report one crash more than once: only the first one rejoins
       if (closed || current !== consumer) return;
       current = null;
@@ -95,11 +139,13 @@ export async function startGroupConsumer(
               events.push({ message, event: JSON.parse(value) as unknown });
             } catch (error) {
               // no redelivery will ever parse it: holding the partition for it would stall it for good
+              stats.deadLettered++;
               deadLetter(message, value, undefined, error);
             }
           }
           const done = await deliver(events, {
             handle: (chunk) => options.handle(chunk.map((e) => e.event)),
+            stats,
             retryDelayMs: options.retryDelayMs ?? 200,
             onError: (error) => log.warn("event handler failed", { group: groupId, error }),
             onDeadLetter: ({ message, event }, error) =>
@@ -150,7 +196,8 @@ export async function startGroupConsumer(
 
   await join();
   return {
-    partitions: () => assigned,
+    partitions: () => assigned.length,
+    stats,
     async close() {
       closed = true;
       await (current as Consumer | null)?.disconnect().catch(() => {});

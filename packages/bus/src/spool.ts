@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readdir, readFile, unlink } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 
 /** One event waiting for the broker: the topic, the partition key and the payload as JSON. */
@@ -13,6 +13,8 @@ export interface Spool {
   append(records: SpoolRecord[]): Promise<void>;
   /** True while any segment (written now or left by an earlier process) holds records. */
   pending(): boolean;
+  /** The bytes of every segment: events waiting on disk for the broker. */
+  bytes(): number;
   /**
    * The oldest segment, closed first when it is the one being written (later appends start a
    * new one), or null when the spool is empty. A line that cannot be read (a torn last line
@@ -44,6 +46,9 @@ export async function openSpool(dir: string): Promise<Spool> {
   let next = (segments.at(-1) ?? 0) + 1;
   let writing: number | null = null;
   const names = (seq: number) => `seg-${String(seq).padStart(12, "0")}.log`;
+  // by segment number; a failed append may have written part of what it counts
+  const sizes = new Map<number, number>();
+  for (const seq of segments) sizes.set(seq, (await stat(join(dir, names(seq)))).size);
 
   return {
     async append(records) {
@@ -52,9 +57,11 @@ export async function openSpool(dir: string): Promise<Spool> {
         writing = next++;
         segments.push(writing);
       }
-      const lines = records.map(recordLine);
+      const lines = records.map(recordLine).join("");
+      const seq = writing;
+      sizes.set(seq, (sizes.get(seq) ?? 0) + Buffer.byteLength(lines));
       try {
-        await appendFile(join(dir, names(writing)), lines.join(""), { mode: 0o600 });
+        await appendFile(join(dir, names(seq)), lines, { mode: 0o600 });
       } catch (error) {
         // A failed append (ENOSPC) may have left a torn line: later appends go to a new segment,
         // so it stays that segment's last line instead of running into the next record.
@@ -63,6 +70,11 @@ export async function openSpool(dir: string): Promise<Spool> {
       }
     },
     pending: () => segments.length > 0,
+    bytes: () => {
+      let total = 0;
+      for (const size of sizes.values()) total += size;
+      return total;
+    },
     async oldest() {
       const seq = segments[0];
       if (seq === undefined) return null;
@@ -81,6 +93,7 @@ export async function openSpool(dir: string): Promise<Spool> {
       const seq = Number(segmentPattern.exec(name)?.[1]);
       const at = segments.indexOf(seq);
       if (at >= 0) segments.splice(at, 1);
+      sizes.delete(seq);
       await unlink(join(dir, name)).catch(() => {});
     },
   };

@@ -86,6 +86,10 @@ describe("in-process bus", () => {
     await bus.flush();
     expect(seen).toEqual([0, 1, 3, 4, 5]);
     expect(dead).toEqual([["g", 2, poison]]);
+    // the metrics' counts: the batch failed 3 times whole, the poison 8 times alone
+    const [stats] = bus.stats().groups;
+    expect(stats).toMatchObject({ group: "g", topic: "t", handled: 5, deadLettered: 1, failedAttempts: 11 });
+    expect(await stats!.lag()).toBe(0);
     await bus.close();
   });
 

@@ -18,8 +18,24 @@ export interface ConfigCache {
    * of rotation for it would turn a Redis outage into a total one.
    */
   synced(): boolean;
+  /** How the reads so far were answered, for metrics. */
+  lookups(): CacheLookups;
   close(): Promise<void>;
 }
+
+/** Reads by how they were answered. */
+export interface CacheLookups {
+  /** From this process's copy, fresh enough to trust (in process: every read). */
+  local: number;
+  /** From the shared store (Redis). */
+  store: number;
+  /** From this process's copy because the store did not answer or is not rebuilt. */
+  stale: number;
+  /** Neither: the read failed (`ConfigUnavailableError`). */
+  unavailable: number;
+}
+
+export const noLookups = (): CacheLookups => ({ local: 0, store: 0, stale: 0, unavailable: 0 });
 
 /**
  * A read the cache could not answer: no copy of the key here, and the shared store did not

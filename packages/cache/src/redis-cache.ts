@@ -1,6 +1,6 @@
 import type { Logger } from "@gateway/contracts";
 import { Redis } from "ioredis";
-import { type ConfigCache, ConfigUnavailableError } from "./config-cache.ts";
+import { type ConfigCache, ConfigUnavailableError, noLookups } from "./config-cache.ts";
 
 export interface RedisCacheOptions {
   url: string;
@@ -77,6 +77,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   const redis = new Redis(options.url, connection);
   const sub = new Redis(options.url, { ...connection, commandTimeout: undefined });
   const local = new Map<string, LocalEntry>();
+  const lookups = noLookups();
   const pending = new Map<string, PendingWrite>();
   // bumped when the invalidation stream may have had a gap: every copy is then re-read once
   let epoch = 0;
@@ -245,10 +246,22 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       // Without a subscriber an invalidation would go unseen, so every read goes to Redis (bounded
       // by the timeout and the breaker below); the copy only answers when Redis does not.
       const fresh = copy && copy.epoch === epoch && Date.now() - copy.at < revalidateAfterMs;
-      if (fresh && !subscriberLost) return copy.value as T;
+      if (fresh && !subscriberLost) {
+        lookups.local++;
+        return copy.value as T;
+      }
+      /** Redis could not answer: the copy does, or the read fails. */
+      const fromCopy = (cause: string): T => {
+        if (!copy) {
+          lookups.unavailable++;
+          throw new ConfigUnavailableError(key, cause);
+        }
+        lookups.stale++;
+        return copy.value as T;
+      };
       // Redis just failed a read: answer from the copy without waiting again, so one request
       // waits on a hung Redis at most once, not once per key it resolves
-      if (copy && Date.now() < skipRedisUntil) return copy.value as T;
+      if (copy && Date.now() < skipRedisUntil) return fromCopy("redis failed a read just now");
       const seen = invalidations;
       const read = redis.mget(`${ns}:${key}`, syncedMark);
       let answer: (string | null)[];
@@ -256,15 +269,12 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
         answer = copy ? await within(timeoutMs, read) : await read;
       } catch (error) {
         skipRedisUntil = Date.now() + breakMs;
-        if (!copy) throw new ConfigUnavailableError(key, String(error));
-        return copy.value as T;
+        return fromCopy(String(error));
       }
       const [raw, synced] = answer;
       // a Redis without the mark restarted empty and is not rebuilt yet: it knows nothing
-      if (synced === null) {
-        if (!copy) throw new ConfigUnavailableError(key, "redis is not rebuilt since it restarted");
-        return copy.value as T;
-      }
+      if (synced === null) return fromCopy("redis is not rebuilt since it restarted");
+      lookups.store++;
       if (raw === null || raw === undefined) {
         local.delete(key);
         return undefined;
@@ -292,6 +302,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       return [...found];
     },
     synced: () => wasSynced,
+    lookups: () => lookups,
     async keepSynced(fn) {
       rebuild = fn;
       await fn();

@@ -5,6 +5,7 @@ export * from "./http-server.ts";
 export * from "./ids.ts";
 export * from "./key-usage-event.ts";
 export * from "./logger.ts";
+export * from "./metrics.ts";
 export * from "./parse-env.ts";
 export * from "./pricing.ts";
 export * from "./provider.ts";

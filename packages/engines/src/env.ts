@@ -1,4 +1,4 @@
-import { logEnv } from "@gateway/contracts";
+import { logEnv, metricsEnv } from "@gateway/contracts";
 import { z } from "zod";
 
 /**
@@ -7,6 +7,7 @@ import { z } from "zod";
  */
 export const listenEnv = {
   ...logEnv,
+  ...metricsEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
   /** On SIGTERM/SIGINT: how long in-flight work may take to finish. */

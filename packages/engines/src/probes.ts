@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { EventBus } from "@gateway/bus";
-import { createHttpServer, type Logger } from "@gateway/contracts";
+import { createHttpServer, type Logger, type Metrics, withMetricsRoute } from "@gateway/contracts";
 import { type Db, databaseAnswers } from "@gateway/db";
 import { listen } from "./run.ts";
 
@@ -9,16 +9,20 @@ export type Readiness = { ready: true } | { ready: false; reason: string };
 
 /**
  * The probe listener of an app that serves no HTTP of its own (the capture writer, the costing
- * worker): `GET /livez` (the process answers) and `GET /readyz` (it is doing its work).
+ * worker): `GET /livez` (the process answers), `GET /readyz` (it is doing its work) and, with
+ * metrics, `GET /metrics` (where readiness shows as `app_ready{app}`).
  */
 export async function serveProbes(options: {
+  app: string;
   port: number;
   host: string;
   log: Logger;
+  metrics: Metrics | null;
   readiness(): Promise<Readiness>;
 }): Promise<Server> {
+  options.metrics?.readiness(options.app, async () => (await options.readiness()).ready);
   const server = createHttpServer(
-    (req, res) => {
+    withMetricsRoute(options.metrics, (req, res) => {
       const path = (req.url ?? "/").split("?")[0];
       const answer = (status: number, body: object) => {
         const text = JSON.stringify(body);
@@ -35,7 +39,7 @@ export async function serveProbes(options: {
         (r) => (r.ready ? answer(200, { status: "ready" }) : answer(503, { status: r.reason })),
         (error: unknown) => answer(503, { status: String(error) }),
       );
-    },
+    }),
     { log: options.log },
   );
   options.log.info("listening", { url: await listen(server, options.port, options.host) });

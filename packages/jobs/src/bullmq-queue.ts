@@ -35,6 +35,8 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
   const policies = new Map(Object.entries(options.policies ?? {}));
   // dead-letter writes started by 'failed' events; close() waits for them before closing queues
   const deadLettering = new Set<Promise<void>>();
+  // failed attempts and dead letters of this process's workers, by job name
+  const failures = new Map<string, { failures: number; deadLettered: number }>();
   let queuesClosed = false;
 
   const queue = (name: string) => {
@@ -54,6 +56,12 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
     await queue(deadLetterQueueName(name)).add(name, { ...letter, failedAt: new Date().toISOString() });
     options.onDeadLetter?.(letter);
     options.log.error("job dead-lettered", { name, jobId: job.id, error });
+  }
+
+  /** Jobs of a queue not done yet. */
+  async function depthOf(q: Queue): Promise<number> {
+    const counts = await q.getJobCounts("waiting", "active", "delayed", "prioritized", "waiting-children");
+    return Object.values(counts).reduce((a, b) => a + b, 0);
   }
 
   return {
@@ -77,8 +85,12 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
         prefix,
         concurrency: options.concurrency ?? 4,
       });
+      const counts = { failures: 0, deadLettered: 0 };
+      failures.set(name, counts);
       worker.on("failed", (job, error) => {
+        counts.failures++;
         if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        counts.deadLettered++;
         // an event handler's rejection is unhandled and would end the process: log it instead.
         // The job itself stays in BullMQ's failed set (removeOnFail keeps the last 1,000).
         const write = deadLetter(name, job, error).catch((failure: unknown) =>
@@ -99,20 +111,15 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
     async idle() {
       for (;;) {
         let busy = 0;
-        for (const [name, q] of queues) {
-          if (name.endsWith(".dead")) continue;
-          const counts = await q.getJobCounts(
-            "waiting",
-            "active",
-            "delayed",
-            "prioritized",
-            "waiting-children",
-          );
-          busy += Object.values(counts).reduce((a, b) => a + b, 0);
-        }
+        for (const [name, q] of queues) if (!name.endsWith(".dead")) busy += await depthOf(q);
         if (busy === 0) return;
         await new Promise((r) => setTimeout(r, 50));
       }
+    },
+    async stats() {
+      return Promise.all(
+        [...failures].map(async ([name, counts]) => ({ name, depth: await depthOf(queue(name)), ...counts })),
+      );
     },
     async close() {
       // workers first: a job that fails while they stop still starts its dead-letter write

@@ -1,4 +1,4 @@
-import type { DeadLetter, JobQueue, RetryPolicy } from "./job-queue.ts";
+import type { DeadLetter, JobQueue, JobStats, RetryPolicy } from "./job-queue.ts";
 
 const defaultPolicy: RetryPolicy = { attempts: 5, backoffMs: 500 };
 
@@ -17,12 +17,27 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
   const handlers = new Map<string, { handler: (payload: unknown) => Promise<void>; policy: RetryPolicy }>();
   const pendingIds = new Set<string>();
   const running = new Set<Promise<void>>();
+  const stats = new Map<string, JobStats>();
   let closed = false;
 
+  function statsOf(name: string): JobStats {
+    let entry = stats.get(name);
+    if (!entry) {
+      entry = { name, depth: 0, failures: 0, deadLettered: 0 };
+      stats.set(name, entry);
+    }
+    return entry;
+  }
+
   function schedule(job: Job, delayMs: number) {
+    const counts = statsOf(job.name);
+    counts.depth++;
     const run = new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(() => execute(job));
     running.add(run);
-    void run.finally(() => running.delete(run));
+    void run.finally(() => {
+      running.delete(run);
+      counts.depth--;
+    });
   }
 
   async function execute(job: Job) {
@@ -32,7 +47,10 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
       await entry.handler(job.payload);
       if (job.jobId) pendingIds.delete(job.jobId);
     } catch (error) {
+      const counts = statsOf(job.name);
+      counts.failures++;
       if (job.attempt + 1 >= entry.policy.attempts) {
+        counts.deadLettered++;
         if (job.jobId) pendingIds.delete(job.jobId);
         onDeadLetter({ name: job.name, payload: job.payload, error: String(error) });
         return;
@@ -55,6 +73,9 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
     },
     async idle() {
       while (running.size > 0) await Promise.all([...running]);
+    },
+    async stats() {
+      return [...handlers.keys()].map((name) => ({ ...statsOf(name) }));
     },
     async close() {
       closed = true;

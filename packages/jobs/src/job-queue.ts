@@ -10,6 +10,8 @@ export interface JobQueue {
   process(name: string, handler: (payload: unknown) => Promise<void>, policy?: RetryPolicy): void;
   /** Resolves when no job is pending or running. */
   idle(): Promise<void>;
+  /** For metrics, by job name, of the names this process works on. */
+  stats(): Promise<JobStats[]>;
   close(): Promise<void>;
 }
 
@@ -22,4 +24,14 @@ export interface DeadLetter {
   name: string;
   payload: unknown;
   error: string;
+}
+
+export interface JobStats {
+  name: string;
+  /** Jobs not done yet: waiting, delayed for a retry, or running (on BullMQ: in every process). */
+  depth: number;
+  /** Attempts that threw in this process; each is retried until the policy's attempts are used up. */
+  failures: number;
+  /** Jobs that used up their attempts in this process. */
+  deadLettered: number;
 }

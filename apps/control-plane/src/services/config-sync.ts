@@ -117,15 +117,11 @@ export function configSync(cache: ConfigCache) {
       const before = await cache.keys();
       const written = new Set<string>();
       const recording: ConfigCache = {
-        get: (key) => cache.get(key),
+        ...cache,
         set: async (key, value) => {
           written.add(key);
           await cache.set(key, value);
         },
-        delete: (key) => cache.delete(key),
-        keys: () => cache.keys(),
-        synced: () => cache.synced(),
-        close: () => cache.close(),
       };
       const live = configSync(recording);
       const keys = await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt));

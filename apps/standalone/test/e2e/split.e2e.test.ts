@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
+import { callsTopic } from "@gateway/contracts";
+import { scrape } from "@gateway/testkit";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
@@ -90,6 +92,51 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
     }, 90_000);
   });
 
+  it("every app answers /metrics with its own metrics, ready ones reporting app_ready 1", async () => {
+    const orgsCreated = async () =>
+      (await scrape(d.controlPlane)).value("control_plane_requests_total", {
+        route: "/operator/v1/orgs",
+        status_class: "2xx",
+      }) ?? 0;
+    const orgsBefore = await orgsCreated();
+    const org = await createTestOrg(d);
+    expect(await orgsCreated()).toBe(orgsBefore + 1);
+    for (const g of d.gateways)
+      expect((await gatewayCall(g, org.apiKey, "/v1/chat/completions", chatBody(1))).status).toBe(200);
+    for (const g of d.gateways) {
+      // ready once its config cache has synced (a gateway serves known keys before that)
+      const m = await within(10_000, async () => {
+        const now = await scrape(g);
+        return now.value("app_ready", { app: "gateway" }) === 1 ? now : undefined;
+      });
+      expect(m.value("gateway_requests_total", { status_class: "2xx" })).toBeGreaterThanOrEqual(1);
+      expect(m.value("gateway_upstream_first_byte_seconds_count")).toBeGreaterThanOrEqual(1);
+      expect(m.value("gateway_config_cache_lookups_total", { result: "local" })).toBeGreaterThan(0);
+      expect(m.value("gateway_event_spool_bytes")).toBe(0);
+    }
+    expect((await scrape(d.controlPlane)).value("app_ready", { app: "control-plane" })).toBe(1);
+    // each consumer is the only member of its group: it handled both calls, and is caught up
+    for (const [app, group] of [
+      ["captureWriter", "capture-writer"],
+      ["costingWorker", "costing-worker"],
+    ] as const) {
+      const labels = { group, topic: callsTopic };
+      // the lag is read from the broker's offsets: 0 once the group has committed both calls
+      await within(30_000, async () => {
+        const now = await scrape(d.probeUrl(app));
+        const handled = now.value("consumer_events_total", { ...labels, result: "handled" }) ?? 0;
+        return handled >= 2 && now.value("consumer_lag_events", labels) === 0 ? true : undefined;
+      });
+      const m = await scrape(d.probeUrl(app));
+      expect(m.value("consumer_events_total", { ...labels, result: "dead_lettered" })).toBe(0);
+      expect(m.value("consumer_handler_failures_total", labels)).toBeGreaterThanOrEqual(0);
+      expect(m.value("app_ready", { app: group })).toBe(1);
+    }
+    const costing = await scrape(d.probeUrl("costingWorker"));
+    expect(costing.value("costing_calls_awaiting_price")).toBeGreaterThanOrEqual(0);
+    expect(costing.value("costing_jobs_waiting", { job: "costing.price-calls" })).toBeGreaterThanOrEqual(0);
+  }, 60_000);
+
   describe("faults", () => {
     let org: TestOrg;
     beforeAll(async () => {
@@ -103,9 +150,20 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       await sleep(3_000);
       await infra("kafka", "stop", d.engines.kafkaEnv);
       await sleep(kafkaOutageS * 1_000);
+      // what an on-call sees meanwhile: sends failing, the spool growing on every gateway
+      const during = await Promise.all(d.gateways.map(scrape));
       await infra("kafka", "start", d.engines.kafkaEnv);
       await sleep(5_000);
       const { ok, errors } = await traffic.stop();
+      for (const m of during) {
+        expect(m.value("gateway_event_publish_failures_total")).toBeGreaterThan(0);
+        expect(m.value("gateway_event_spool_bytes")).toBeGreaterThan(0);
+      }
+      // and the spool empty again once the broker is back
+      for (const g of d.gateways)
+        await within(60_000, async () =>
+          (await scrape(g)).value("gateway_event_spool_bytes") === 0 ? true : undefined,
+        );
       const { calls, captures } = await allRows(ok, 180_000);
       console.log(
         `kafka outage (${kafkaOutageS} s): ${errors.length} gateway errors of ${ok.length + errors.length} requests, ` +
@@ -126,6 +184,14 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
         expect((await gatewayCall(g, org.apiKey, "/v1/chat/completions", chatBody(0))).status).toBe(200);
       // Redis hung (SIGSTOP: connections open, no answers): only the timeouts bound the wait
       const redisPid = Number(readFileSync(join(d.engines.redisEnv.REDIS_DIR!, "redis.pid"), "utf8"));
+      /** Config reads by result, over both gateways. */
+      const lookups = async () => {
+        const seen = await Promise.all(d.gateways.map(scrape));
+        const sum = (result: string) =>
+          seen.reduce((n, m) => n + (m.value("gateway_config_cache_lookups_total", { result }) ?? 0), 0);
+        return { fromCopy: sum("local") + sum("stale"), unavailable: sum("unavailable") };
+      };
+      const before = await lookups();
       process.kill(redisPid, "SIGSTOP");
       let slowestHungKnown = 0;
       let slowestStranger = 0;
@@ -147,6 +213,10 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
           if (stranger.status !== 503 || stranger.retryAfter !== "1") hungErrors++;
           slowestStranger = Math.max(slowestStranger, stranger.ms);
         }
+        // the copies answered the 40 known keys (fresh ones without asking Redis); the 5 strangers' reads failed
+        const after = await lookups();
+        expect(after.fromCopy - before.fromCopy).toBeGreaterThanOrEqual(40);
+        expect(after.unavailable - before.unavailable).toBeGreaterThanOrEqual(5);
       } finally {
         process.kill(redisPid, "SIGCONT");
       }

@@ -1,4 +1,4 @@
-import { inArray, type SQL, sql } from "drizzle-orm";
+import { count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { inJsonList, insertJsonRows } from "../json-rows.ts";
 import { calls } from "../schema/calls.ts";
@@ -33,6 +33,15 @@ export async function pendingPricingIds(db: Db, limit: number): Promise<string[]
     .orderBy(calls.receivedAt)
     .limit(limit);
   return rows.map((r) => r.requestId);
+}
+
+/** How many calls wait for their pricing job (served by the partial index on them). */
+export async function countPricingPending(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(calls)
+    .where(eq(calls.unpricedReason, "pricing_pending"));
+  return row?.n ?? 0;
 }
 
 /**
