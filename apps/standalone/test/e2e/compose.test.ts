@@ -1,69 +1,105 @@
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { parseCaptureWriterEnv } from "../../../capture-writer/src/env.ts";
 import { parseControlPlaneEnv } from "../../../control-plane/src/env.ts";
 import { parseCostingWorkerEnv } from "../../../costing-worker/src/env.ts";
 import { parseGatewayEnv } from "../../../gateway/src/env.ts";
+import { parseEnv as parseStandaloneEnv } from "../../src/env.ts";
+import { compose, containerEnv, dockerfileTargets, mounts, readRepoFile, service } from "./compose-files.ts";
 import { repoRoot } from "./processes.ts";
 
-// No Docker engine where the tests run, so docker-compose.yml is kept honest here: every app
-// service must start its app's own `start` script with an environment that app accepts, built
-// from infra/distributed.env (the file the engine scripts read) plus the engines' addresses.
+// No Docker engine where the tests run, so docker-compose.yml is kept honest here: every app runs
+// from its own image with an environment it accepts (the image's, infra/distributed.env, the
+// engines' addresses), every other image is pinned, and state that must outlive a container is on
+// a volume. The balancer and the observability profile have their own files (compose-*.test.ts).
 
-interface Service {
-  profiles?: string[];
-  restart?: string;
-  env_file?: string;
-  command?: string;
-  environment?: Record<string, string>;
+const splitApps = {
+  gateway: parseGatewayEnv,
+  "control-plane": parseControlPlaneEnv,
+  "capture-writer": parseCaptureWriterEnv,
+  "costing-worker": parseCostingWorkerEnv,
+};
+
+/**
+ * An exact release: `v1.2.3`, `1.2.3` (a variant suffix allowed: `-alpine`), MinIO's
+ * `RELEASE.<timestamp>`; PostgreSQL's releases have two numbers (`16.9`, the second is the patch).
+ */
+function pinned(image: string): boolean {
+  const [name, tag = ""] = image.split(/:(?=[^:]*$)/);
+  if (name === "postgres") return /^\d+\.\d+(-[a-z0-9]+)?$/.test(tag);
+  return /^(v?\d+\.\d+\.\d+(-[a-z0-9.-]+)?|RELEASE\.\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)$/.test(tag);
 }
 
-const compose = parse(readFileSync(`${repoRoot}docker-compose.yml`, "utf8"), { merge: true }) as {
-  services: Record<string, Service>;
-};
-const shared = Object.fromEntries(
-  readFileSync(`${repoRoot}infra/distributed.env`, "utf8")
-    .split("\n")
-    .filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l))
-    .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-);
-/** `${NAME:-default}` as compose would expand it with NAME unset. */
-const expand = (v: string) => v.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, "$1");
-
-const apps = {
-  gateway: { pkg: "@gateway/gateway", parse: parseGatewayEnv },
-  "control-plane": { pkg: "@gateway/control-plane", parse: parseControlPlaneEnv },
-  "capture-writer": { pkg: "@gateway/capture-writer", parse: parseCaptureWriterEnv },
-  "costing-worker": { pkg: "@gateway/costing-worker", parse: parseCostingWorkerEnv },
-};
-
 describe("docker-compose.yml", () => {
-  it.each(Object.entries(apps))(
-    "runs %s from the shared settings with an environment it accepts",
-    (name, app) => {
-      const service = compose.services[name]!;
-      expect(service.profiles).toEqual(["split"]);
-      expect(service.env_file).toBe("infra/distributed.env");
-      expect(service.command).toContain(`pnpm --filter ${app.pkg} start`);
-      const env = {
-        ...shared,
-        ...Object.fromEntries(
-          Object.entries(service.environment ?? {}).map(([k, v]) => [k, expand(String(v))]),
-        ),
-      };
-      expect(() => app.parse(env)).not.toThrow();
+  it.each(Object.entries(splitApps))(
+    "runs %s from its image with the shared settings, in an environment it accepts",
+    (name, parse) => {
+      const s = service(name);
+      expect(s.profiles).toEqual(["split"]);
+      expect(s.build).toEqual({ context: ".", target: name });
+      expect(s.command, "the image's own CMD starts the app").toBeUndefined();
+      expect(s.env_file).toBe("infra/distributed.env");
+      expect(() => parse(containerEnv(name))).not.toThrow();
     },
   );
 
-  it("keeps the one-process deployment", () => {
-    expect(compose.services.standalone?.command).toContain("pnpm start");
+  it("runs the one-process server from its image on :8080, its data on a named volume", () => {
+    const s = service("standalone");
+    expect(s.profiles).toEqual(["standalone"]);
+    expect(s.build).toEqual({ context: ".", target: "standalone" });
+    expect(s.ports).toEqual(["8080:8080"]);
+    const env = containerEnv("standalone");
+    expect(env.PORT).toBe("8080");
+    expect(mounts(s)).toContainEqual({ kind: "named", source: "gateway-data", target: env.GATEWAY_DATA_DIR });
+    expect(() => parseStandaloneEnv(env)).not.toThrow();
   });
 
-  it("restarts every long-running app after a crash, and not the one-shot install", () => {
-    for (const name of ["standalone", ...Object.keys(apps)]) {
-      expect(compose.services[name]?.restart, name).toBe("unless-stopped");
+  it("builds each app from a Dockerfile target and pins every other image to an exact release", () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      if (s.build) {
+        expect(dockerfileTargets.has(s.build.target), `${name}: target ${s.build.target}`).toBe(true);
+        expect(s.image, `${name}: built, so not also pulled`).toBeUndefined();
+      } else {
+        expect(pinned(s.image ?? ""), `${name}: ${s.image}`).toBe(true);
+      }
     }
-    expect(compose.services.install?.restart).toBeUndefined();
+    const node = /^ARG NODE_IMAGE=(\S+)$/m.exec(readRepoFile("Dockerfile"))?.[1];
+    expect(pinned(node ?? ""), `the Dockerfile's Node: ${node}`).toBe(true);
+  });
+
+  it("lets the gateway scale: no host port, and a spool of its own in each replica of each spooling app", () => {
+    expect(service("gateway").ports).toBeUndefined();
+    for (const name of ["gateway", "capture-writer", "costing-worker"]) {
+      const spool = containerEnv(name).GATEWAY_SPOOL_DIR ?? "";
+      expect(spool, name).toMatch(/^\//);
+      // the deepest mount holding the spool: anonymous, so each container has its own, and
+      // compose hands it to the container that replaces this one
+      const holder = mounts(service(name))
+        .filter((m) => spool === m.target || spool.startsWith(`${m.target}/`))
+        .sort((a, b) => b.target.length - a.target.length)[0];
+      expect(holder?.kind, `${name}: the volume holding ${spool}`).toBe("anonymous");
+    }
+  });
+
+  it("keeps Redis's jobs across restarts: an append-only file on a named volume", () => {
+    const redis = service("redis");
+    const command = (redis.command as string[]).join(" ");
+    expect(command).toContain("--appendonly yes");
+    expect(command).toMatch(/--appendfsync (everysec|always)/);
+    expect(mounts(redis)).toContainEqual({ kind: "named", source: "redis-data", target: "/data" });
+  });
+
+  it("mounts only files and folders the repo has (Docker would make a missing one an empty folder)", () => {
+    const missing = Object.values(compose.services)
+      .flatMap(mounts)
+      .filter((m) => m.kind === "bind" && !existsSync(`${repoRoot}${m.source}`))
+      .map((m) => m.source);
+    expect(missing).toEqual([]);
+  });
+
+  it("restarts every long-running service after a crash, and not the one-shot bucket setup", () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      expect(s.restart, name).toBe(name === "minio-bucket" ? undefined : "unless-stopped");
+    }
   });
 });
