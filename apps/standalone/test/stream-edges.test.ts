@@ -64,7 +64,7 @@ describe("stream edge cases", () => {
     };
     const res = await managedStream();
     const text = await res.text();
-    expect(text).toBe([chunk("c1", "Nine"), chunk("c1", "ty"), "data: [DONE]"].join("\r\n\r\n") + "\r\n\r\n");
+    expect(text).toBe(`${[chunk("c1", "Nine"), chunk("c1", "ty"), "data: [DONE]"].join("\r\n\r\n")}\r\n\r\n`);
     // The caller's own account header does not travel next to the operator's key.
     expect(seenOrganization).toBeUndefined();
   });
