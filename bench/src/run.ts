@@ -44,13 +44,19 @@ function jsonLine(lines: string[]): Record<string, unknown> | null {
 
 /**
  * The environment a user would give the gateway, without whatever GATEWAY_* the caller's shell
- * holds; BENCH_ACCESS_LOG=true measures it with its access log (off by default).
+ * holds; BENCH_ACCESS_LOG=true measures it with its access log (off by default), BENCH_METRICS=false
+ * without its metrics (on by default, as a user runs it).
  */
 function gatewayEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith("GATEWAY_")) env[name] = value;
-  return { ...env, GATEWAY_ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? "false", ...overrides };
+  return {
+    ...env,
+    GATEWAY_ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? "false",
+    GATEWAY_METRICS: process.env.BENCH_METRICS ?? "true",
+    ...overrides,
+  };
 }
 
 async function startTargets(config: ReturnType<typeof readConfig>) {
