@@ -3,8 +3,12 @@
  * consumers must be idempotent by the event's natural key (`request_id`).
  */
 export interface EventBus {
-  /** Never blocks the caller and never throws: the event is buffered and sent in batches. */
-  publish(topic: string, key: string, payload: unknown): void;
+  /**
+   * Never blocks the caller and never throws: the event is buffered and sent in batches.
+   * `headers` travel beside the payload (Kafka message headers; kept in the spool and journal)
+   * and reach the subscribers as they were: the W3C trace context of the call that published it.
+   */
+  publish(topic: string, key: string, payload: unknown, headers?: EventHeaders): void;
   /**
    * Delivers the topic's events to `handle` in batches, shared among every subscriber of the
    * same `group`. A batch whose handler throws is delivered again; after 3 failures its events
@@ -60,8 +64,12 @@ export interface GroupStats {
   lag(): Promise<number>;
 }
 
+/** Headers an event carries beside its payload (never part of it). */
+export type EventHeaders = Readonly<Record<string, string>>;
+
 export interface Subscription {
   topic: string;
   group: string;
-  handle(batch: unknown[]): Promise<void>;
+  /** `headers[i]` are the headers `batch[i]` was published with, if any. */
+  handle(batch: unknown[], headers: readonly (EventHeaders | undefined)[]): Promise<void>;
 }

@@ -1,13 +1,19 @@
 import { deliver } from "./deliver.ts";
-import type { EventBus, GroupStats, Subscription } from "./event-bus.ts";
+import type { EventBus, EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import type { OpenedJournal } from "./journal.ts";
 
 const maxBatch = 512;
 
+/** An event waiting for a group, with the headers it was published with. */
+interface Pending {
+  payload: unknown;
+  headers: EventHeaders | undefined;
+}
+
 interface GroupQueue {
   subscription: Subscription;
-  pending: unknown[];
+  pending: Pending[];
   /** The journal's number for each pending event, in step with `pending`. */
   seqs: number[];
   counter: HandOnCounter;
@@ -74,11 +80,15 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       while (queue.pending.length > 0 && !closed) {
         const { group } = queue.subscription;
         const done = await deliver(queue.pending.slice(0, maxBatch), {
-          handle: (batch) => queue.subscription.handle(batch),
+          handle: (batch) =>
+            queue.subscription.handle(
+              batch.map((p) => p.payload),
+              batch.map((p) => p.headers),
+            ),
           stats: queue.stats,
           retryDelayMs,
           onError: (error) => options.onHandlerError?.(group, error),
-          onDeadLetter: (event, error) => options.onDeadLetter?.(group, event, error),
+          onDeadLetter: (event, error) => options.onDeadLetter?.(group, event.payload, error),
           keepGoing: async () => !closed,
         });
         queue.pending.splice(0, done);
@@ -99,12 +109,15 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     journal.settle(below);
   }
 
-  function publish(topic: string, key: string, payload: unknown) {
+  function publish(topic: string, key: string, payload: unknown, headers?: EventHeaders) {
     const queues = groupsByTopic.get(topic);
     if (!queues) return;
-    const seq = journal ? journal.append({ topic, key, value: JSON.stringify(payload) }) : 0;
+    const value = journal ? JSON.stringify(payload) : "";
+    const seq = journal
+      ? journal.append(headers ? { topic, key, value, headers } : { topic, key, value })
+      : 0;
     for (const queue of queues) {
-      queue.pending.push(payload);
+      queue.pending.push({ payload, headers });
       queue.seqs.push(seq);
       queue.counter.take();
       schedule(queue);
@@ -125,7 +138,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
           options.onDeadLetter?.("journal", record.value, error);
           continue;
         }
-        publish(record.topic, record.key, payload);
+        publish(record.topic, record.key, payload, record.headers);
         replayed++;
       }
       options.journal?.dropLeftover();

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
 import { type Admin, Kafka, logLevel, type Producer } from "kafkajs";
 import { lockDir } from "./dir-lock.ts";
-import type { EventBus } from "./event-bus.ts";
+import type { EventBus, EventHeaders } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
@@ -63,10 +63,18 @@ function sendEnd(records: SpoolRecord[], from: number, maxMessageBytes: number):
   while (end < records.length) {
     const record = records[end]!;
     bytes += 3 * (record.value.length + record.key.length) + 64;
+    if (record.headers) bytes += headerChars(record.headers);
     if (end > from && bytes > limit) break;
     end++;
   }
   return end;
+}
+
+/** A record's header names and values, counted at 3 bytes per character as its text is. */
+function headerChars(headers: EventHeaders): number {
+  let chars = 0;
+  for (const name in headers) chars += 3 * (name.length + headers[name]!.length) + 8;
+  return chars;
 }
 
 /**
@@ -178,7 +186,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       await producer.sendBatch({
         topicMessages: [...byTopic].map(([topic, rs]) => ({
           topic,
-          messages: rs.map((r) => ({ key: r.key, value: r.value })),
+          messages: rs.map((r) => ({ key: r.key, value: r.value, headers: r.headers })),
         })),
       });
     })();
@@ -309,7 +317,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     }, lingerMs);
   }
 
-  function enqueue(topic: string, key: string, value: string) {
+  function enqueue(topic: string, key: string, value: string, headers?: EventHeaders) {
     if (closed) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: only a long event needs its bytes counted.
     const limit = maxMessageBytes - 1024;
@@ -317,7 +325,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       log.error("event larger than the broker's message limit; dropped", { topic, key, bytes: value.length });
       return;
     }
-    const record = { topic, key, value };
+    const record: SpoolRecord = headers ? { topic, key, value, headers } : { topic, key, value };
     memory.push({ ...record, seq: journal.append(record) });
     counter.take();
     scheduleKick();
@@ -325,15 +333,15 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   // Send again what an earlier process had published but not handed on (journaled anew first),
   // and drain what it left in the spool.
-  for (const record of opened.leftover) enqueue(record.topic, record.key, record.value);
+  for (const record of opened.leftover) enqueue(record.topic, record.key, record.value, record.headers);
   opened.dropLeftover();
   if (opened.leftover.length > 0)
     log.info("kafka journal: events of the last process sent again", { events: opened.leftover.length });
   if (spool.pending()) kick();
 
   return {
-    publish(topic, key, payload) {
-      enqueue(named(topic), key, JSON.stringify(payload));
+    publish(topic, key, payload, headers) {
+      enqueue(named(topic), key, JSON.stringify(payload), headers);
     },
     async subscribe({ topic, group, handle }) {
       await ensureTopic(named(topic));

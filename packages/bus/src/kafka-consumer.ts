@@ -1,7 +1,7 @@
 import type { Logger } from "@gateway/contracts";
 import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
-import type { GroupStats } from "./event-bus.ts";
+import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
 
 /** What a dead-lettered message was: its key and value as read, and the event, when it was JSON. */
 export interface DeadLetter {
@@ -18,7 +18,7 @@ export interface GroupConsumerOptions {
   maxMessageBytes: number;
   /** Events handed to one `handle` call at most. */
   chunk: number;
-  handle(batch: unknown[]): Promise<void>;
+  handle: Subscription["handle"];
   /** A message given up on (see `deliver`): it is committed past, so the group moves on. */
   onDeadLetter(dead: DeadLetter): void;
   /** Wait before delivering a failed chunk again. */
@@ -144,7 +144,11 @@ export async function startGroupConsumer(
             }
           }
           const done = await deliver(events, {
-            handle: (chunk) => options.handle(chunk.map((e) => e.event)),
+            handle: (chunk) =>
+              options.handle(
+                chunk.map((e) => e.event),
+                chunk.map((e) => messageHeaders(e.message)),
+              ),
             stats,
             retryDelayMs: options.retryDelayMs ?? 200,
             onError: (error) => log.warn("event handler failed", { group: groupId, error }),
@@ -203,4 +207,20 @@ export async function startGroupConsumer(
       await (current as Consumer | null)?.disconnect().catch(() => {});
     },
   };
+}
+
+/** A message's headers as text (kafkajs hands them over as buffers), or undefined when it has none. */
+function messageHeaders(message: KafkaMessage): EventHeaders | undefined {
+  const raw = message.headers;
+  if (!raw) return undefined;
+  let headers: Record<string, string> | undefined;
+  for (const name in raw) {
+    const value = raw[name];
+    // a header sent more than once: the first, as W3C trace context reads it
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first === undefined) continue;
+    headers ??= {};
+    headers[name] = first.toString();
+  }
+  return headers;
 }

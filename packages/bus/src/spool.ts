@@ -1,11 +1,13 @@
 import { appendFile, mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import type { EventHeaders } from "./event-bus.ts";
 
-/** One event waiting for the broker: the topic, the partition key and the payload as JSON. */
+/** One event waiting for the broker: the topic, the partition key, the payload as JSON, its headers. */
 export interface SpoolRecord {
   topic: string;
   key: string;
   value: string;
+  headers?: EventHeaders;
 }
 
 export interface Spool {
@@ -31,7 +33,8 @@ const segmentPattern = /^seg-(\d{12})\.log$/;
 
 /**
  * A durable queue of events on local disk, in segment files of one line per record:
- * `{"t":topic,"k":key}` TAB payload-JSON. JSON never holds a raw tab or newline, so the line
+ * `{"t":topic,"k":key}` TAB payload-JSON, or `{"t":topic,"k":key,"h":{headers}}` for an event
+ * with headers (lines written before headers existed have none and read as before). JSON never holds a raw tab or newline, so the line
  * format needs no escaping and the (possibly large) payload is not encoded twice.
  * Not safe for concurrent use: one writer (the bus's pump) drives it.
  */
@@ -101,7 +104,10 @@ export async function openSpool(dir: string): Promise<Spool> {
 
 /** A record as one line of a spool or journal segment. */
 export function recordLine(record: SpoolRecord): string {
-  return `${JSON.stringify({ t: record.topic, k: record.key })}\t${record.value}\n`;
+  const head = record.headers
+    ? { t: record.topic, k: record.key, h: record.headers }
+    : { t: record.topic, k: record.key };
+  return `${JSON.stringify(head)}\t${record.value}\n`;
 }
 
 /**
@@ -135,5 +141,17 @@ function parseLine(line: string): SpoolRecord | null {
   if (typeof head !== "object" || head === null || !("t" in head) || !("k" in head)) return null;
   const { t, k } = head;
   if (typeof t !== "string" || typeof k !== "string") return null;
-  return { topic: t, key: k, value: line.slice(tab + 1) };
+  const record: SpoolRecord = { topic: t, key: k, value: line.slice(tab + 1) };
+  // headers that do not read as strings are dropped, never the event they came with
+  if ("h" in head && isHeaders(head.h)) record.headers = head.h;
+  return record;
+}
+
+function isHeaders(value: unknown): value is EventHeaders {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === "string")
+  );
 }
