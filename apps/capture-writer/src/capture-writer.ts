@@ -2,6 +2,7 @@ import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
 import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
 import { captureIndex, type Db, insertJsonRows } from "@gateway/db";
+import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { captureEnvelope, captureKey } from "./capture-envelope.ts";
 
 export interface CaptureWriterDeps {
@@ -9,6 +10,8 @@ export interface CaptureWriterDeps {
   blobs: BlobStore;
   bus: EventBus;
   log: Logger;
+  /** A span per call event, in the trace of the call that published it; null when tracing is off. */
+  tracer?: Tracer | null;
 }
 
 /**
@@ -16,8 +19,8 @@ export interface CaptureWriterDeps {
  * is create-only and the index insert ignores a row that exists, so a redelivered batch changes
  * nothing. The object is written before its index row, so a listed capture is always readable.
  */
-export async function startCaptureWriter({ db, blobs, bus, log }: CaptureWriterDeps): Promise<void> {
-  await bus.subscribe({
+export async function startCaptureWriter({ db, blobs, bus, log, tracer }: CaptureWriterDeps): Promise<void> {
+  await subscribeTraced(bus, tracer, "capture-writer store", {
     topic: callsTopic,
     group: "capture-writer",
     async handle(batch) {

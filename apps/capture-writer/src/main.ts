@@ -1,6 +1,7 @@
 import { registerConsumerMetrics } from "@gateway/bus";
 import { createLogger, metricsFor } from "@gateway/contracts";
 import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
+import { startTracing } from "@gateway/tracing";
 import { startCaptureWriter } from "./capture-writer.ts";
 import { captureWriterDeps } from "./deps.ts";
 import { parseCaptureWriterEnv } from "./env.ts";
@@ -20,9 +21,12 @@ const probes = await serveProbes({
   log,
   readiness: consumerReadiness(deps.bus, deps.db),
 });
-await startCaptureWriter(deps);
+// off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
+const tracer = await startTracing("capture-writer", process.env);
+await startCaptureWriter({ ...deps, tracer });
 log.info("consuming", { group: "capture-writer" });
 stopOnSignals(log, async () => {
   probes.close();
   await close();
+  await tracer?.shutdown();
 });

@@ -16,6 +16,7 @@ import {
   repriceCallsFor,
 } from "@gateway/db";
 import type { JobQueue } from "@gateway/jobs";
+import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { callRow } from "./call-row.ts";
@@ -25,6 +26,8 @@ export interface CostingWorkerDeps {
   bus: EventBus;
   jobs: JobQueue;
   log: Logger;
+  /** A span per call event, in the trace of the call that published it; null when tracing is off. */
+  tracer?: Tracer | null;
 }
 
 /** Job names and payloads of costing; the payloads are validated when a job runs. */
@@ -41,7 +44,7 @@ const sweepBatch = 500;
  * rows: costing is asynchronous, so a call reads `unpriced` / `pricing_pending` until it runs.
  * On start, calls whose pricing job was lost (a crash between insert and enqueue) are re-queued.
  */
-export async function startCostingWorker({ db, bus, jobs, log }: CostingWorkerDeps): Promise<void> {
+export async function startCostingWorker({ db, bus, jobs, log, tracer }: CostingWorkerDeps): Promise<void> {
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
     const { request_ids } = costingJobs.priceCalls.payload.parse(payload);
     await priceCallsById(db, request_ids);
@@ -52,7 +55,7 @@ export async function startCostingWorker({ db, bus, jobs, log }: CostingWorkerDe
     log.info("re-priced calls", { model, changed });
   });
 
-  await bus.subscribe({
+  await subscribeTraced(bus, tracer, "costing-worker price", {
     topic: callsTopic,
     group: "costing-worker",
     async handle(batch) {

@@ -1,6 +1,7 @@
 import { registerConsumerMetrics } from "@gateway/bus";
 import { createLogger, metricsFor } from "@gateway/contracts";
 import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
+import { startTracing } from "@gateway/tracing";
 import { registerCostingMetrics } from "./costing-metrics.ts";
 import { startCostingWorker } from "./costing-worker.ts";
 import { costingWorkerDeps } from "./deps.ts";
@@ -24,9 +25,12 @@ const probes = await serveProbes({
   log,
   readiness: consumerReadiness(deps.bus, deps.db),
 });
-await startCostingWorker(deps);
+// off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
+const tracer = await startTracing("costing-worker", process.env);
+await startCostingWorker({ ...deps, tracer });
 log.info("consuming", { group: "costing-worker" });
 stopOnSignals(log, async () => {
   probes.close();
   await close();
+  await tracer?.shutdown();
 });

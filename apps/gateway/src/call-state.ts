@@ -12,6 +12,7 @@ import {
 } from "@gateway/contracts";
 import type { EndpointSpec } from "@gateway/providers";
 import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
+import type { CallTrace } from "./call-trace.ts";
 import type { Caller } from "./resolve-caller.ts";
 
 /** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
@@ -57,6 +58,8 @@ export interface CallState {
   answerLimits: AnswerLimits;
   /** The answer's bytes, kept when the call is captured or its usage is read from a JSON body. */
   answer: BodyRecorder | null;
+  /** The call's spans; null unless tracing is on. */
+  trace: CallTrace | null;
 }
 
 export function newCallState(
@@ -93,6 +96,7 @@ export function newCallState(
     capture: null,
     answerLimits,
     answer: null,
+    trace: null,
   };
 }
 

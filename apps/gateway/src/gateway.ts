@@ -11,6 +11,7 @@ import {
   newId,
 } from "@gateway/contracts";
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
+import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
 import type { Attempt } from "./attempt.ts";
 import { type AnswerLimits, resetSpillDir } from "./body-recorder.ts";
@@ -22,6 +23,7 @@ import {
   keepAnswer,
   newCallState,
 } from "./call-state.ts";
+import { endCallTrace, endUpstreamSpan, startCallTrace, startUpstreamSpan } from "./call-trace.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { forward } from "./forward.ts";
 import { captureHeaders, singleHeader } from "./headers.ts";
@@ -47,6 +49,8 @@ export interface GatewayDeps {
   metrics?: Metrics | null;
   /** Draws the traffic split; tests may pin it. */
   random?: () => number;
+  /** Spans for every call when tracing is on; null (the default) when it is off. */
+  tracer?: Tracer | null;
 }
 
 export interface Gateway {
@@ -70,6 +74,7 @@ export function createGateway({
   spillDir,
   metrics = null,
   random = Math.random,
+  tracer = null,
 }: GatewayDeps): Gateway {
   const reader = configReader(cache);
   resetSpillDir(spillDir);
@@ -114,7 +119,7 @@ export function createGateway({
     const publish = () => {
       try {
         readFacts?.();
-        bus.publish(callsTopic, call.requestId, callEvent(call, caller));
+        bus.publish(callsTopic, call.requestId, callEvent(call, caller), call.trace?.span.headers());
       } finally {
         call.answer?.release();
       }
@@ -165,12 +170,14 @@ export function createGateway({
     const unrouted =
       wireFormatForPath(url) === "messages" ? endpointSpecs.messages : endpointSpecs.chat_completions;
     const call = newCallState(newId("request"), route?.spec ?? unrouted, mode, answerLimits);
+    if (tracer) call.trace = startCallTrace(tracer, req.headers, call);
     try {
       if (!route) return fail(call, res, "not_found", `No route for ${req.method} ${url.split("?")[0]}.`);
       await resolveAndServe(req, res, call, route.query, upstreamKey);
     } finally {
       measure?.(call);
       if (config.accessLog) log.info("access", accessFields(call));
+      if (call.trace) endCallTrace(call.trace, call);
     }
   }
 
@@ -265,6 +272,7 @@ export function createGateway({
 
     const recordNow = (readFacts: () => void) => record(call, readFacts);
     useAttempt(call, plan.primary);
+    if (call.trace) startUpstreamSpan(call.trace, call, plan.primary);
     const first = await forward(
       upstream,
       call,
@@ -275,11 +283,14 @@ export function createGateway({
       plan.fallback !== null,
       recordNow,
     );
+    if (call.trace) endUpstreamSpan(call.trace, call, first);
     if (first.kind === "failed_before_first_byte" && plan.fallback) {
       // The routed arm failed before the caller saw a byte: re-issue once to the original model.
       call.fallbackReason = first.reason;
       useAttempt(call, plan.fallback);
-      await forward(upstream, call, plan.fallback, req, res, query, false, recordNow);
+      if (call.trace) startUpstreamSpan(call.trace, call, plan.fallback);
+      const second = await forward(upstream, call, plan.fallback, req, res, query, false, recordNow);
+      if (call.trace) endUpstreamSpan(call.trace, call, second);
     }
   }
 

@@ -1,5 +1,6 @@
 import { createHttpServer, createLogger, metricsFor, withMetricsRoute } from "@gateway/contracts";
 import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
+import { startTracing } from "@gateway/tracing";
 import { gatewayConfigFromEnv } from "./config.ts";
 import { gatewayDeps } from "./deps.ts";
 import { parseGatewayEnv } from "./env.ts";
@@ -10,6 +11,8 @@ const log = createLogger("gateway");
 const env = envOrExit(parseGatewayEnv);
 const deps = await gatewayDeps(env, log);
 const metrics = metricsFor(env);
+// off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
+const tracer = await startTracing("gateway", process.env);
 const gateway = createGateway({
   ...deps,
   log,
@@ -17,6 +20,7 @@ const gateway = createGateway({
   config: gatewayConfigFromEnv(env),
   // operator credentials of managed deployments, by the env var name the catalog names
   credentials: (name) => process.env[name],
+  tracer,
 });
 const server = createHttpServer(
   withMetricsRoute(metrics, (req, res) => gateway.handle(req, res)),
@@ -37,4 +41,5 @@ stopOnSignals(log, async () => {
   await deps.bus.close();
   await gateway.close();
   await deps.cache.close();
+  await tracer?.shutdown();
 });

@@ -1,6 +1,7 @@
 import { DirInUseError } from "@gateway/bus";
 import { createLogger } from "@gateway/contracts";
 import { firstStartBanner } from "@gateway/control-plane";
+import { startTracing } from "@gateway/tracing";
 import { parseEnv } from "./env.ts";
 import { startStandalone } from "./standalone.ts";
 
@@ -14,7 +15,9 @@ try {
   process.exit(1);
 }
 
-const app = await startStandalone(env, { log, credentials: (name) => process.env[name] }).catch(
+// off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
+const tracer = await startTracing("standalone", process.env);
+const app = await startStandalone(env, { log, credentials: (name) => process.env[name], tracer }).catch(
   (error: unknown) => {
     // A data dir in use or a port taken: said plainly, the data dir left untouched. Anything
     // else is unexpected and goes up with its stack.
@@ -36,12 +39,15 @@ if (app.firstStart) process.stdout.write(firstStartBanner(app.firstStart));
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
     log.info("shutting down", { signal });
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error("shutdown failed", { error });
-        process.exit(1);
-      },
-    );
+    app
+      .stop()
+      .finally(() => tracer?.shutdown())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error("shutdown failed", { error });
+          process.exit(1);
+        },
+      );
   });
 }

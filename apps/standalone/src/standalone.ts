@@ -30,6 +30,7 @@ import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-wor
 import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
+import type { Tracer } from "@gateway/tracing";
 import { getRequestListener } from "@hono/node-server";
 import type { StandaloneEnv } from "./env.ts";
 import { sweepCaptureFiles } from "./sweep-captures.ts";
@@ -56,6 +57,8 @@ export interface StandaloneOptions {
   log?: Logger;
   /** Operator credentials by env var name (catalog deployments, the responses key). */
   credentials?: (name: string) => string | undefined;
+  /** Spans for the gateway's calls and the consumers' events; null (the default) when tracing is off. */
+  tracer?: Tracer | null;
 }
 
 export async function startStandalone(
@@ -191,8 +194,9 @@ async function startApps(
   }
   const firstStart = await store.exclusive(() => ensureFirstOrg(services));
 
-  await startCaptureWriter({ db, blobs, bus, log });
-  await startCostingWorker({ db, bus, jobs, log });
+  const tracer = options.tracer ?? null;
+  await startCaptureWriter({ db, blobs, bus, log, tracer });
+  await startCostingWorker({ db, bus, jobs, log, tracer });
   // one registry for every app of the process, served on its one port
   const metrics = metricsFor(env);
   if (metrics) {
@@ -218,6 +222,7 @@ async function startApps(
     credentials: options.credentials ?? (() => undefined),
     spillDir: join(dataDir, "spill"),
     metrics,
+    tracer,
   });
   const controlPlane = getRequestListener(createControlPlaneApp(services, metrics).fetch);
   const serve = withMetricsRoute(metrics, (req, res) => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
 import { calls, freshPostgresDatabase } from "@gateway/db";
 import { type MockProvider, startMockProviders } from "@gateway/testkit";
+import type { Tracer } from "@gateway/tracing";
 import { inArray } from "drizzle-orm";
 import { parseEnv } from "../src/env.ts";
 import { type Standalone, startStandalone } from "../src/standalone.ts";
@@ -60,6 +61,8 @@ export async function startHarness(
     env?: Record<string, string>;
     /** Operator credentials by env var name. */
     credentials?: Record<string, string>;
+    /** The tracer the apps make their spans with (tracing is off without one). */
+    tracer?: Tracer;
   } = {},
 ): Promise<Harness> {
   const mocks = await startMockProviders();
@@ -76,7 +79,7 @@ export async function startHarness(
       ...(pg ? { GATEWAY_DATABASE_URL: pg.config.url } : {}),
       ...options.env,
     }),
-    { log: silentLogger, credentials: (name) => options.credentials?.[name] },
+    { log: silentLogger, credentials: (name) => options.credentials?.[name], tracer: options.tracer ?? null },
   );
   if (!gateway.firstStart) throw new Error("expected a first start on an empty store");
   const { orgId, apiKey } = gateway.firstStart;

@@ -1,0 +1,142 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { GatewayEndpoint } from "@gateway/contracts";
+import type { SpanAttributes, Tracer, TraceSpan } from "@gateway/tracing";
+import type { Attempt } from "./attempt.ts";
+import type { CallState } from "./call-state.ts";
+import type { ForwardResult } from "./forward.ts";
+
+/**
+ * A call's spans, present on the call only when tracing is on: the call itself (SERVER, its
+ * parent the caller's `traceparent`) and the upstream request under way (CLIENT, its child; a
+ * fallback re-issue is a second one). Every attribute is read from the `CallState` when the
+ * span ends, as the access log and the call event are: nothing is parsed for tracing, and no
+ * key, body or prompt is ever an attribute.
+ */
+export interface CallTrace {
+  span: TraceSpan;
+  upstream: TraceSpan | null;
+}
+
+/**
+ * `gen_ai.operation.name` by endpoint (GenAI semantic conventions): every generating endpoint
+ * is `chat`; counting tokens is no generation and has no conventional name, so it keeps its own.
+ */
+const operations: Record<GatewayEndpoint, string> = {
+  messages: "chat",
+  chat_completions: "chat",
+  responses: "chat",
+  responses_compact: "chat",
+  count_tokens: "count_tokens",
+};
+
+export function startCallTrace(tracer: Tracer, headers: IncomingHttpHeaders, call: CallState): CallTrace {
+  const operation = operations[call.spec.endpoint];
+  // named again once the model is known (the body is read later)
+  const span = tracer.startSpan(operation, "server", headers, {
+    "gen_ai.operation.name": operation,
+    "gateway.request_id": call.requestId,
+    "gateway.endpoint": call.spec.endpoint,
+  });
+  return { span, upstream: null };
+}
+
+/** The upstream request of `attempt` begins. */
+export function startUpstreamSpan(trace: CallTrace, call: CallState, attempt: Attempt): void {
+  trace.upstream?.end("superseded");
+  const operation = operations[call.spec.endpoint];
+  const { address, port } = serverOf(attempt.target.origin);
+  trace.upstream = trace.span.child(spanName(operation, attempt.servedModel), "client", {
+    "gen_ai.operation.name": operation,
+    "gen_ai.provider.name": attempt.providerLabel,
+    "gen_ai.system": attempt.providerLabel,
+    "gen_ai.request.model": attempt.servedModel,
+    "http.request.method": "POST",
+    "server.address": address,
+    "server.port": port,
+    "gateway.route": attempt.route,
+    "gateway.mode": attempt.mode,
+  });
+}
+
+/** The upstream request has ended (forward returned): its answer's status and how it went. */
+export function endUpstreamSpan(trace: CallTrace, call: CallState, result: ForwardResult): void {
+  const span = trace.upstream;
+  if (!span) return;
+  trace.upstream = null;
+  if (result.kind === "failed_before_first_byte") {
+    span.setAttributes({ "error.type": result.reason });
+    span.end(`failed before its first byte (${result.reason})`);
+    return;
+  }
+  span.setAttributes({
+    "http.response.status_code": call.status || undefined,
+    "gen_ai.response.id": call.upstreamResponseId,
+  });
+  if (call.status >= 400 || call.outcome === "upstream_error" || call.outcome === "truncated") {
+    span.setAttributes({
+      "error.type": call.error?.type ?? (call.status >= 400 ? String(call.status) : call.outcome),
+    });
+    span.end(call.outcome === "complete" ? `status ${call.status}` : call.outcome);
+    return;
+  }
+  span.end();
+}
+
+/** The call has ended (its event published, its response done): the call span's attributes, and its end. */
+export function endCallTrace(trace: CallTrace, call: CallState): void {
+  const operation = operations[call.spec.endpoint];
+  if (trace.upstream) endUpstreamSpan(trace, call, { kind: "done" });
+  trace.span.updateName(spanName(operation, call.requestedModel));
+  const usage = call.usage;
+  const caller = call.caller;
+  const attributes: SpanAttributes = {
+    "gen_ai.provider.name": call.providerLabel,
+    "gen_ai.system": call.providerLabel,
+    "gen_ai.request.model": call.requestedModel,
+    "gen_ai.response.model": call.servedModel,
+    "gen_ai.response.id": call.upstreamResponseId,
+    "http.response.status_code": call.status || undefined,
+    "gateway.mode": call.mode,
+    "gateway.route": call.route,
+    "gateway.stream": call.stream,
+    "gateway.stream_outcome": call.outcome,
+    "gateway.fallback_reason": call.fallbackReason,
+    "gateway.org_id": caller?.apiKey.orgId,
+    "gateway.project_id": caller?.project.id,
+    "gateway.workload_id": caller?.workload.id,
+  };
+  if (usage) {
+    // The conventions count every input token, cached or not; ours counts uncached input alone.
+    attributes["gen_ai.usage.input_tokens"] =
+      usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+    attributes["gen_ai.usage.output_tokens"] = usage.output_tokens;
+    attributes["gen_ai.usage.cache_read.input_tokens"] = usage.cache_read_input_tokens;
+    attributes["gen_ai.usage.cache_creation.input_tokens"] = usage.cache_creation_input_tokens;
+  }
+  const failed = call.status >= 500 || call.outcome === "upstream_error" || call.outcome === "truncated";
+  if (failed)
+    attributes["error.type"] = call.error?.type ?? (call.status >= 500 ? String(call.status) : call.outcome);
+  trace.span.setAttributes(attributes);
+  trace.span.end(failed ? (call.error?.type ?? call.outcome) : undefined);
+}
+
+const servers = new Map<string, { address: string; port: number }>();
+
+/** `server.address` and `server.port` of an upstream origin, parsed once per origin. */
+function serverOf(origin: string): { address: string; port: number } {
+  let server = servers.get(origin);
+  if (!server) {
+    const url = new URL(origin);
+    server = {
+      address: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80,
+    };
+    servers.set(origin, server);
+  }
+  return server;
+}
+
+/** `{gen_ai.operation.name} {gen_ai.request.model}`, or the operation alone when there is no model. */
+function spanName(operation: string, model: string | null): string {
+  return model ? `${operation} ${model}` : operation;
+}
