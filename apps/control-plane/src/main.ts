@@ -1,7 +1,6 @@
 import { createHttpServer, createLogger, metricsFor, withMetricsRoute } from "@gateway/contracts";
 import { databaseAnswers } from "@gateway/db";
 import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
-import { startTracing } from "@gateway/tracing";
 import { getRequestListener } from "@hono/node-server";
 import { createControlPlaneApp } from "./app.ts";
 import { controlPlaneDeps } from "./deps.ts";
@@ -13,8 +12,6 @@ import { ensureFirstOrg, firstStartBanner } from "./services/orgs.ts";
 const log = createLogger("control-plane");
 const env = envOrExit(parseControlPlaneEnv);
 const { services, exclusive, close } = await controlPlaneDeps(env, log);
-// off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (the control plane makes no spans of its own yet)
-const tracer = await startTracing("control-plane", process.env);
 if (env.GATEWAY_CATALOG_FILE) {
   const count = await loadCatalogFile(services, env.GATEWAY_CATALOG_FILE);
   log.info("catalog loaded", { file: env.GATEWAY_CATALOG_FILE, models: count });
@@ -42,5 +39,4 @@ stopOnSignals(log, async () => {
     }, env.GATEWAY_DRAIN_TIMEOUT_MS).unref();
   });
   await close();
-  await tracer?.shutdown();
 });

@@ -49,7 +49,7 @@ export function startUpstreamSpan(trace: CallTrace, call: CallState, attempt: At
     "gen_ai.operation.name": operation,
     "gen_ai.provider.name": attempt.providerLabel,
     "gen_ai.system": attempt.providerLabel,
-    "gen_ai.request.model": attempt.servedModel,
+    "gen_ai.request.model": bounded(attempt.servedModel),
     "http.request.method": "POST",
     "server.address": address,
     "server.port": port,
@@ -92,8 +92,8 @@ export function endCallTrace(trace: CallTrace, call: CallState): void {
   const attributes: SpanAttributes = {
     "gen_ai.provider.name": call.providerLabel,
     "gen_ai.system": call.providerLabel,
-    "gen_ai.request.model": call.requestedModel,
-    "gen_ai.response.model": call.servedModel,
+    "gen_ai.request.model": bounded(call.requestedModel),
+    "gen_ai.response.model": bounded(call.servedModel),
     "gen_ai.response.id": call.upstreamResponseId,
     "http.response.status_code": call.status || undefined,
     "gateway.mode": call.mode,
@@ -136,7 +136,14 @@ function serverOf(origin: string): { address: string; port: number } {
   return server;
 }
 
+/** A model name as a caller sent it is any text: its first 128 characters name spans and attributes. */
+const modelChars = 128;
+
 /** `{gen_ai.operation.name} {gen_ai.request.model}`, or the operation alone when there is no model. */
 function spanName(operation: string, model: string | null): string {
-  return model ? `${operation} ${model}` : operation;
+  return model ? `${operation} ${bounded(model)}` : operation;
+}
+
+function bounded(model: string | null): string | null {
+  return model === null ? null : model.slice(0, modelChars);
 }

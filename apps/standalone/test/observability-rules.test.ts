@@ -44,30 +44,51 @@ const panelQueries = dashboards.flatMap((d) =>
 const asGrafanaSends = (expr: string) =>
   expr.replaceAll("$__rate_interval", "1m").replaceAll("$__range", "1h");
 
-/** The metrics an expression selects, each with the label names it matches on; or its parse errors. */
-function selectors(expr: string): { errors: number; used: { metric: string; labels: string[] }[] } {
-  const tree = parser.parse(expr);
-  let errors = 0;
-  const used: { metric: string; labels: string[] }[] = [];
-  tree.iterate({
-    enter(node) {
-      if (node.type.isError) errors++;
-      if (node.name !== "VectorSelector") return;
-      const metric = node.node.getChild("Identifier");
-      const labels = node.node
-        .getChild("LabelMatchers")
-        ?.getChildren("UnquotedLabelMatcher")
-        .map((m) => m.getChild("LabelName"))
-        .filter((n) => n !== null)
-        .map((n) => expr.slice(n.from, n.to));
-      if (metric) used.push({ metric: expr.slice(metric.from, metric.to), labels: labels ?? [] });
-    },
-  });
-  return { errors, used };
+interface Matcher {
+  label: string;
+  op: string;
+  value: string;
 }
 
-/** Names Prometheus itself adds: the scrape's own series and every target's labels. */
-const prometheusOwn = { metrics: new Set(["up"]), labels: new Set(["job", "instance"]) };
+/**
+ * What an expression names: the metrics it selects, each with its label matchers, and the labels
+ * it groups or matches on (`by`, `without`, `on`, `ignoring`); and how many parse errors it has.
+ */
+function selectors(expr: string): {
+  errors: number;
+  used: { metric: string; matchers: Matcher[] }[];
+  grouping: string[];
+} {
+  const text = (node: { from: number; to: number } | null) => (node ? expr.slice(node.from, node.to) : "");
+  let errors = 0;
+  const used: { metric: string; matchers: Matcher[] }[] = [];
+  const grouping: string[] = [];
+  parser.parse(expr).iterate({
+    enter(node) {
+      if (node.type.isError) errors++;
+      if (node.name === "GroupingLabels")
+        grouping.push(...node.node.getChildren("LabelName").map((n) => text(n)));
+      if (node.name !== "VectorSelector") return;
+      const matchers = (node.node.getChild("LabelMatchers")?.getChildren("UnquotedLabelMatcher") ?? []).map(
+        (m) => ({
+          label: text(m.getChild("LabelName")),
+          op: text(m.getChild("MatchOp")),
+          value: JSON.parse(text(m.getChild("StringLiteral"))) as string,
+        }),
+      );
+      used.push({ metric: text(node.node.getChild("Identifier")), matchers });
+    },
+  });
+  return { errors, used, grouping };
+}
+
+/** Names Prometheus itself adds: the scrape's own series and every target's labels (and `le`'s buckets). */
+const prometheusOwn = { metrics: new Set(["up"]), labels: new Set(["job", "instance", "le"]) };
+
+/** Label values no single scrape of a healthy process shows all of. */
+const possibleValues: Record<string, string[]> = {
+  status_class: ["none", "1xx", "2xx", "3xx", "4xx", "5xx"],
+};
 
 /** The family a series belongs to: a histogram's `_bucket`, `_sum` and `_count` are its own. */
 function family(metrics: Scrape, name: string): string | undefined {
@@ -81,8 +102,15 @@ describe("alert rules and dashboards (infra/observability)", () => {
   let metrics: Scrape;
   beforeAll(async () => {
     h = await startHarness();
-    // one call, so the labelled series exist to be checked
+    // a call and a stream, so the labelled series exist to be checked
     expect(await h.chat(h.apiKey)).toBe(200);
+    const stream = await fetch(`${h.gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.apiKey}`, "x-gateway-upstream-key": "sk-up" },
+      body: JSON.stringify({ model: "gpt-5.4-mini", stream: true, messages: [] }),
+    });
+    await stream.text();
+    expect(stream.status).toBe(200);
     metrics = await scrape(h.gateway.url);
   }, 60_000);
   afterAll(() => h?.close());
@@ -140,31 +168,57 @@ describe("alert rules and dashboards (infra/observability)", () => {
     expect(selectors("rate(gateway_requests_total[5m]").errors).toBeGreaterThan(0);
   });
 
-  it("names only metrics and labels the apps export", () => {
+  it("names only metrics, labels and label values the apps export", () => {
     const unknown: string[] = [];
+    // a labelled family with no series yet (nothing has fallen back) shows no labels to check
+    const unseen = new Set<string>();
     for (const { where, expr } of everyQuery()) {
-      for (const { metric, labels } of selectors(asGrafanaSends(expr)).used) {
+      const { used, grouping } = selectors(asGrafanaSends(expr));
+      const labelsOfExpr = new Set(prometheusOwn.labels);
+      let unchecked = false;
+      for (const { metric, matchers } of used) {
         if (prometheusOwn.metrics.has(metric)) continue;
         const name = family(metrics, metric);
         if (!name) {
           unknown.push(`${where}: metric ${metric}`);
           continue;
         }
-        const seen = new Set(
-          metrics.samples
-            .filter((s) => family(metrics, s.name) === name)
-            .flatMap((s) => Object.keys(s.labels)),
-        );
-        for (const label of labels)
-          if (!seen.has(label) && !prometheusOwn.labels.has(label) && label !== "le")
-            unknown.push(`${where}: label ${label} of ${metric}`);
+        const samples = metrics.samples.filter((s) => family(metrics, s.name) === name);
+        if (samples.length === 0) {
+          unseen.add(name);
+          unchecked = true;
+          continue;
+        }
+        for (const label of new Set(samples.flatMap((s) => Object.keys(s.labels)))) labelsOfExpr.add(label);
+        for (const { label, op, value } of matchers) {
+          if (prometheusOwn.labels.has(label)) continue;
+          const values = new Set([...samples.map((s) => s.labels[label]), ...(possibleValues[label] ?? [])]);
+          if (!labelsOfExpr.has(label)) unknown.push(`${where}: label ${label} of ${metric}`);
+          // an exact match on a value no series has would never select anything
+          else if (op === "=" && !values.has(value))
+            unknown.push(`${where}: ${label}="${value}" of ${metric}`);
+        }
       }
+      if (unchecked) continue;
+      for (const label of grouping)
+        if (!labelsOfExpr.has(label)) unknown.push(`${where}: grouping label ${label}`);
     }
     expect(unknown).toEqual([]);
-    // the check itself can fail: it sees names and label names, and knows what is not exported
-    expect(selectors('sum(rate(x_total{a="b",c=~"d"}[5m]))').used).toEqual([
-      { metric: "x_total", labels: ["a", "c"] },
-    ]);
+    expect([...unseen]).toEqual(["gateway_fallbacks_total"]);
+    // the check itself can fail: it sees names, matchers and grouping, and knows what is not exported
+    expect(selectors('sum by (g) (rate(x_total{a="b",c=~"d"}[5m]))')).toEqual({
+      errors: 0,
+      used: [
+        {
+          metric: "x_total",
+          matchers: [
+            { label: "a", op: "=", value: "b" },
+            { label: "c", op: "=~", value: "d" },
+          ],
+        },
+      ],
+      grouping: ["g"],
+    });
     expect(family(metrics, "gateway_no_such_metric_total")).toBeUndefined();
   });
 });

@@ -137,11 +137,13 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   /** One admin client for the consumers' lag, connected on first use and again after a failure. */
   function connectedAdmin(): Promise<Admin> {
+    if (closed) return Promise.reject(new Error("the bus is closed"));
     if (!admin) {
       const client = kafka.admin();
       admin = client.connect().then(() => client);
       admin.catch(() => {
         admin = null;
+        void client.disconnect().catch(() => {});
       });
     }
     return admin;

@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/contracts";
+import { type Logger, readWithin } from "@gateway/contracts";
 import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
@@ -60,30 +60,26 @@ export async function startGroupConsumer(
   /** Over `partitions`: newest offset minus the committed one; NaN when the broker does not answer. */
   async function lagOf(partitions: number[]): Promise<number> {
     if (partitions.length === 0) return 0;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("offsets not read in time")), lagTimeoutMs);
-    });
-    try {
-      const admin = await Promise.race([options.admin(), timeout]);
-      const [newest, [committed]] = await Promise.race([
-        Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId, topics: [topic] })]),
-        timeout,
-      ]);
-      let lag = 0;
-      for (const partition of partitions) {
-        const at = newest.find((p) => p.partition === partition);
-        if (!at) continue;
-        const done = committed?.partitions.find((p) => p.partition === partition)?.offset ?? "-1";
-        // nothing committed yet: the group starts from the oldest offset still kept
-        lag += Number(at.high) - Math.max(Number(done), Number(at.low));
-      }
-      return lag;
-    } catch {
-      return Number.NaN;
-    } finally {
-      clearTimeout(timer);
-    }
+    return readWithin(
+      lagTimeoutMs,
+      async () => {
+        const admin = await options.admin();
+        const [newest, [committed]] = await Promise.all([
+          admin.fetchTopicOffsets(topic),
+          admin.fetchOffsets({ groupId, topics: [topic] }),
+        ]);
+        let lag = 0;
+        for (const partition of partitions) {
+          const at = newest.find((p) => p.partition === partition);
+          if (!at) continue;
+          const done = committed?.partitions.find((p) => p.partition === partition)?.offset ?? "-1";
+          // nothing committed yet: the group starts from the oldest offset still kept
+          lag += Number(at.high) - Math.max(Number(done), Number(at.low));
+        }
+        return lag;
+      },
+      Number.NaN,
+    );
   }
 
   async function join(): Promise<void> {

@@ -69,7 +69,10 @@ export function withMetricsRoute(metrics: Metrics | null, listener: RequestListe
   };
 }
 
-/** Answers `GET /metrics` in Prometheus's text format; a 500 names a collector that failed. */
+/**
+ * Answers `GET /metrics` in Prometheus's text format. The scraped metrics never fail it (see
+ * `scrapedConfig`); a 500 says no more than that, since anyone who reaches the port may read it.
+ */
 function serveMetrics(metrics: Metrics, res: ServerResponse): void {
   metrics.registry.metrics().then(
     (text) => {
@@ -79,8 +82,8 @@ function serveMetrics(metrics: Metrics, res: ServerResponse): void {
       });
       res.end(text);
     },
-    (error: unknown) => {
-      const text = `metrics collection failed: ${String(error)}\n`;
+    () => {
+      const text = "metrics collection failed\n";
       res.writeHead(500, { "content-type": "text/plain", "content-length": Buffer.byteLength(text) });
       res.end(text);
     },
@@ -121,9 +124,30 @@ function scrapedConfig<M extends Counter | Gauge>(
     labelNames: metric.labelNames ?? [],
     registers: [metrics.registry],
     async collect(this: M) {
-      const samples = await metric.read();
+      // A part that cannot be read keeps its last values for this scrape, and the rest still
+      // answer: a reset would show a counter going back to 0 (a restart, to rate()).
+      const samples = await Promise.resolve()
+        .then(() => metric.read())
+        .catch(() => null);
+      if (!samples) return;
       this.reset();
       for (const sample of samples) put(this, sample);
     },
   };
+}
+
+/**
+ * `work`'s value, or `fallback` once `ms` have passed or when it fails: a scrape must answer within
+ * Prometheus's timeout while the store it reads from hangs.
+ */
+export async function readWithin<T>(ms: number, work: () => Promise<T>, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  try {
+    return await Promise.race([work().catch(() => fallback), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -116,11 +116,8 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    async stats() {
-      return Promise.all(
-        [...failures].map(async ([name, counts]) => ({ name, depth: await depthOf(queue(name)), ...counts })),
-      );
-    },
+    stats: () => [...failures].map(([name, counts]) => ({ name, ...counts })),
+    depth: (name) => depthOf(queue(name)),
     async close() {
       // workers first: a job that fails while they stop still starts its dead-letter write
       await Promise.all(workers.map((w) => w.close()));

@@ -18,25 +18,26 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
   const pendingIds = new Set<string>();
   const running = new Set<Promise<void>>();
   const stats = new Map<string, JobStats>();
+  // jobs scheduled and not done, by name
+  const depths = new Map<string, number>();
   let closed = false;
 
   function statsOf(name: string): JobStats {
     let entry = stats.get(name);
     if (!entry) {
-      entry = { name, depth: 0, failures: 0, deadLettered: 0 };
+      entry = { name, failures: 0, deadLettered: 0 };
       stats.set(name, entry);
     }
     return entry;
   }
 
   function schedule(job: Job, delayMs: number) {
-    const counts = statsOf(job.name);
-    counts.depth++;
+    depths.set(job.name, (depths.get(job.name) ?? 0) + 1);
     const run = new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(() => execute(job));
     running.add(run);
     void run.finally(() => {
       running.delete(run);
-      counts.depth--;
+      depths.set(job.name, (depths.get(job.name) ?? 1) - 1);
     });
   }
 
@@ -74,9 +75,8 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
     async idle() {
       while (running.size > 0) await Promise.all([...running]);
     },
-    async stats() {
-      return [...handlers.keys()].map((name) => ({ ...statsOf(name) }));
-    },
+    stats: () => [...handlers.keys()].map((name) => ({ ...statsOf(name) })),
+    depth: async (name) => depths.get(name) ?? 0,
     async close() {
       closed = true;
       await Promise.all([...running]);

@@ -10,8 +10,10 @@ export interface JobQueue {
   process(name: string, handler: (payload: unknown) => Promise<void>, policy?: RetryPolicy): void;
   /** Resolves when no job is pending or running. */
   idle(): Promise<void>;
-  /** For metrics, by job name, of the names this process works on. */
-  stats(): Promise<JobStats[]>;
+  /** For metrics: the names this process works on, with their failures in this process. */
+  stats(): JobStats[];
+  /** Jobs of `name` not done yet: waiting, delayed for a retry, or running (on BullMQ: in every process). */
+  depth(name: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,6 @@ export interface DeadLetter {
 
 export interface JobStats {
   name: string;
-  /** Jobs not done yet: waiting, delayed for a retry, or running (on BullMQ: in every process). */
-  depth: number;
   /** Attempts that threw in this process; each is retried until the policy's attempts are used up. */
   failures: number;
   /** Jobs that used up their attempts in this process. */

@@ -23,6 +23,9 @@ describe.skipIf(!engines)("BullMQ job queue on Redis (GATEWAY_TEST_ENGINES=1)", 
     const parked = new Queue(deadLetterQueueName("price"), { connection: { url }, prefix });
     expect(await parked.count()).toBe(1);
     await parked.close();
+    // what the metrics read: "flaky" failed twice, "broken" three times and was given up
+    expect(queue.stats()).toEqual([{ name: "price", failures: 5, deadLettered: 1 }]);
+    expect(await queue.depth("price")).toBe(0);
     await queue.close();
   }, 30_000);
 

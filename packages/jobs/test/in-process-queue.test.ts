@@ -10,6 +10,9 @@ describe("in-process job queue", () => {
     await queue.idle();
     expect(done.sort()).toEqual(["flaky", "ok"]);
     expect(dead).toEqual([{ name: "price", payload: "broken", error: "Error: always" }]);
+    // what the metrics read: "flaky" failed twice, "broken" three times and was given up
+    expect(queue.stats()).toEqual([{ name: "price", failures: 5, deadLettered: 1 }]);
+    expect(await queue.depth("price")).toBe(0);
   });
 
   it("does not add a job twice while one with the same id is pending", async () => {

@@ -129,12 +129,16 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       });
       const m = await scrape(d.probeUrl(app));
       expect(m.value("consumer_events_total", { ...labels, result: "dead_lettered" })).toBe(0);
-      expect(m.value("consumer_handler_failures_total", labels)).toBeGreaterThanOrEqual(0);
+      // counted per handler call that threw: present from the start, whatever earlier tests caused
+      expect(m.families.has("consumer_handler_failures_total")).toBe(true);
       expect(m.value("app_ready", { app: group })).toBe(1);
     }
-    const costing = await scrape(d.probeUrl("costingWorker"));
-    expect(costing.value("costing_calls_awaiting_price")).toBeGreaterThanOrEqual(0);
-    expect(costing.value("costing_jobs_waiting", { job: "costing.price-calls" })).toBeGreaterThanOrEqual(0);
+    // the calls are priced: the backlog and the job queue drain to nothing
+    await within(30_000, async () => {
+      const costing = await scrape(d.probeUrl("costingWorker"));
+      const waiting = costing.value("costing_jobs_waiting", { job: "costing.price-calls" });
+      return costing.value("costing_calls_awaiting_price") === 0 && waiting === 0 ? true : undefined;
+    });
   }, 60_000);
 
   describe("faults", () => {
