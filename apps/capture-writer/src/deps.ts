@@ -10,12 +10,7 @@ export async function captureWriterDeps(
 ): Promise<{ deps: CaptureWriterDeps; close(): Promise<void> }> {
   const store = await openPostgres(env);
   const blobs = openS3BlobStore(env);
-  const bus = await openKafkaBus(
-    env,
-    log,
-    "capture-writer",
-    env.GATEWAY_INSTANCE_ID ?? `capture-writer-${process.pid}`,
-  );
+  const bus = await openKafkaBus(env, log, "capture-writer");
   return {
     deps: { db: store.db, blobs, bus, log },
     async close() {

@@ -8,7 +8,6 @@ export const captureWriterEnvSchema = z.object({
   ...kafkaEnv,
   ...postgresEnv,
   ...s3Env,
-  GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
 });
 export type CaptureWriterEnv = z.infer<typeof captureWriterEnvSchema>;
 

@@ -10,12 +10,7 @@ export async function costingWorkerDeps(
 ): Promise<{ deps: CostingWorkerDeps; close(): Promise<void> }> {
   const store = await openPostgres(env);
   const jobs = openBullmqQueue(env, log);
-  const bus = await openKafkaBus(
-    env,
-    log,
-    "costing-worker",
-    env.GATEWAY_INSTANCE_ID ?? `costing-worker-${process.pid}`,
-  );
+  const bus = await openKafkaBus(env, log, "costing-worker");
   return {
     deps: { db: store.db, bus, jobs, log },
     async close() {

@@ -8,7 +8,6 @@ export const costingWorkerEnvSchema = z.object({
   ...kafkaEnv,
   ...postgresEnv,
   ...redisEnv,
-  GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
 });
 export type CostingWorkerEnv = z.infer<typeof costingWorkerEnvSchema>;
 

@@ -18,7 +18,7 @@ export interface GatewayProcessDeps {
  */
 export async function gatewayDeps(env: GatewayProcessEnv, log: Logger): Promise<GatewayProcessDeps> {
   const cache = await openRedisCache(env, log, "reader");
-  const bus = await openKafkaBus(env, log, "gateway", env.GATEWAY_INSTANCE_ID ?? `gateway-${process.pid}`);
+  const bus = await openKafkaBus(env, log, "gateway");
   // beside the spool, under its lock: one process per dir
   return { cache, bus, spillDir: join(spoolDirOf(env, "gateway"), "spill") };
 }

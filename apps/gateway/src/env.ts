@@ -1,5 +1,5 @@
 import { kafkaEnv, listenEnv, parseEnvWith, redisEnv } from "@gateway/engines";
-import { z } from "zod";
+import type { z } from "zod";
 import { gatewayEnvSchema } from "./config.ts";
 
 /** The gateway as a process of its own: its proxy settings, Redis (config) and Kafka (events). */
@@ -7,8 +7,6 @@ export const gatewayProcessEnvSchema = gatewayEnvSchema.extend({
   ...listenEnv,
   ...redisEnv,
   ...kafkaEnv,
-  /** Names this process to the broker; defaults to gateway-<pid>. */
-  GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
 });
 export type GatewayProcessEnv = z.infer<typeof gatewayProcessEnvSchema>;
 

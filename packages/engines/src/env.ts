@@ -56,6 +56,8 @@ export const kafkaEnv = {
    * restarts. Unset: `./data/spool/<app>`.
    */
   GATEWAY_SPOOL_DIR: z.string().min(1).optional(),
+  /** Names this process to the broker; defaults to `<app>-<host name>-<pid>`. */
+  GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
 };
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");

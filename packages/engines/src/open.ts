@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { createS3BlobStore } from "@gateway/blobstore";
 import { createKafkaBus, type EventBus } from "@gateway/bus";
@@ -39,10 +40,11 @@ export function spoolDirOf(env: KafkaEnv, app: string): string {
   return resolve(env.GATEWAY_SPOOL_DIR ?? `./data/spool/${app}`);
 }
 
-export function openKafkaBus(env: KafkaEnv, log: Logger, app: string, clientId: string): Promise<EventBus> {
+export function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<EventBus> {
   return createKafkaBus({
     brokers: env.GATEWAY_KAFKA_BROKERS,
-    clientId,
+    // the host name too: every container's process is pid 1
+    clientId: env.GATEWAY_INSTANCE_ID ?? `${app}-${hostname()}-${process.pid}`,
     spoolDir: spoolDirOf(env, app),
     log,
     partitions: env.GATEWAY_KAFKA_PARTITIONS,
