@@ -1,5 +1,7 @@
 import type { Logger } from "@gateway/contracts";
-import { openKafkaBus, openPostgres, openS3BlobStore } from "@gateway/engines";
+import { openKafkaBus } from "@gateway/engines/kafka";
+import { openPostgres } from "@gateway/engines/postgres";
+import { openS3BlobStore } from "@gateway/engines/s3";
 import type { CaptureWriterDeps } from "./capture-writer.ts";
 import type { CaptureWriterEnv } from "./env.ts";
 

@@ -1,6 +1,7 @@
 import { registerConsumerMetrics } from "@gateway/bus";
 import { createLogger, metricsFor } from "@gateway/contracts";
-import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
+import { envOrExit, stopOnSignals } from "@gateway/engines";
+import { consumerReadiness, serveProbes } from "@gateway/engines/probes";
 import { startTracing } from "@gateway/tracing";
 import { startCaptureWriter } from "./capture-writer.ts";
 import { captureWriterDeps } from "./deps.ts";

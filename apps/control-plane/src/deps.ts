@@ -1,6 +1,8 @@
 import type { Logger } from "@gateway/contracts";
 import { type DbHandle, runMigrations, seedPriceTable } from "@gateway/db";
-import { openPostgres, openRedisCache, openS3BlobStore } from "@gateway/engines";
+import { openPostgres } from "@gateway/engines/postgres";
+import { openRedisCache } from "@gateway/engines/redis-cache";
+import { openS3BlobStore } from "@gateway/engines/s3";
 import type { ControlPlaneEnv } from "./env.ts";
 import { buildServices } from "./services/build-services.ts";
 import { configSync } from "./services/config-sync.ts";

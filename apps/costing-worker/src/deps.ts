@@ -1,5 +1,7 @@
 import type { Logger } from "@gateway/contracts";
-import { openBullmqQueue, openKafkaBus, openPostgres } from "@gateway/engines";
+import { openBullmqQueue } from "@gateway/engines/bullmq";
+import { openKafkaBus } from "@gateway/engines/kafka";
+import { openPostgres } from "@gateway/engines/postgres";
 import type { CostingWorkerDeps } from "./costing-worker.ts";
 import type { CostingWorkerEnv } from "./env.ts";
 

@@ -1,6 +1,7 @@
 import { registerConsumerMetrics } from "@gateway/bus";
 import { createLogger, metricsFor } from "@gateway/contracts";
-import { consumerReadiness, envOrExit, serveProbes, stopOnSignals } from "@gateway/engines";
+import { envOrExit, stopOnSignals } from "@gateway/engines";
+import { consumerReadiness, serveProbes } from "@gateway/engines/probes";
 import { startTracing } from "@gateway/tracing";
 import { registerCostingMetrics } from "./costing-metrics.ts";
 import { startCostingWorker } from "./costing-worker.ts";

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import type { EventBus } from "@gateway/bus";
 import type { ConfigCache } from "@gateway/cache";
 import type { Logger } from "@gateway/contracts";
-import { openKafkaBus, openRedisCache, spoolDirOf } from "@gateway/engines";
+import { openKafkaBus, spoolDirOf } from "@gateway/engines/kafka";
+import { openRedisCache } from "@gateway/engines/redis-cache";
 import type { GatewayProcessEnv } from "./env.ts";
 
 export interface GatewayProcessDeps {

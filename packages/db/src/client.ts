@@ -1,11 +1,5 @@
-import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
-import { startPgliteThread } from "./pglite-thread/client.ts";
-import * as schema from "./schema/index.ts";
+import type * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
 /** The one database type every app codes against; PGlite and PostgreSQL both satisfy it. */
@@ -27,50 +21,12 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-/** Key of the PostgreSQL advisory lock held during startup work. */
-const startupLockKey = 7_316_452_001;
-
-/** Opens the relational store: PGlite on disk (or in memory when `dataDir` is null), or PostgreSQL. */
+/**
+ * Opens the relational store: PGlite on disk (or in memory when `dataDir` is null), or PostgreSQL.
+ * Each driver is imported only when it is opened, so a split app never loads PGlite (and the
+ * standalone process on PGlite never loads postgres.js).
+ */
 export async function openDb(config: DbConfig): Promise<DbHandle> {
-  if (config.kind === "pglite") {
-    if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
-    const client = config.ownThread
-      ? (startPgliteThread(config.dataDir) as unknown as PGlite)
-      : config.dataDir
-        ? new PGlite(config.dataDir)
-        : new PGlite();
-    await client.waitReady;
-    // One PGlite has one user, this process: its callers only need to take turns.
-    let turn: Promise<unknown> = Promise.resolve();
-    return {
-      db: drizzlePglite(client, { schema }) as unknown as Db,
-      kind: "pglite",
-      exclusive(work) {
-        const result = turn.then(work, work);
-        turn = result.catch(() => {});
-        return result;
-      },
-      close: () => client.close(),
-    };
-  }
-  const client = postgres(config.url, { max: config.max ?? 10, onnotice: () => {} });
-  return {
-    db: drizzlePostgres(client, { schema }) as unknown as Db,
-    kind: "postgres",
-    async exclusive(work) {
-      // An advisory lock belongs to a session, so it is taken and released on one reserved connection.
-      const session = await client.reserve();
-      try {
-        await session`select pg_advisory_lock(${startupLockKey})`;
-        try {
-          return await work();
-        } finally {
-          await session`select pg_advisory_unlock(${startupLockKey})`;
-        }
-      } finally {
-        session.release();
-      }
-    },
-    close: () => client.end({ timeout: 5 }),
-  };
+  if (config.kind === "pglite") return (await import("./open-pglite.ts")).openPglite(config);
+  return (await import("./open-postgres.ts")).openPostgres(config);
 }

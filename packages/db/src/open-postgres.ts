@@ -1,0 +1,31 @@
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import type { Db, DbHandle } from "./client.ts";
+import * as schema from "./schema/index.ts";
+
+/** Key of the PostgreSQL advisory lock held during startup work. */
+const startupLockKey = 7_316_452_001;
+
+/** PostgreSQL through postgres.js; loaded only by the processes that open it. */
+export async function openPostgres(config: { url: string; max?: number }): Promise<DbHandle> {
+  const client = postgres(config.url, { max: config.max ?? 10, onnotice: () => {} });
+  return {
+    db: drizzle(client, { schema }) as unknown as Db,
+    kind: "postgres",
+    async exclusive(work) {
+      // An advisory lock belongs to a session, so it is taken and released on one reserved connection.
+      const session = await client.reserve();
+      try {
+        await session`select pg_advisory_lock(${startupLockKey})`;
+        try {
+          return await work();
+        } finally {
+          await session`select pg_advisory_unlock(${startupLockKey})`;
+        }
+      } finally {
+        session.release();
+      }
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}

@@ -1,0 +1,52 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const hook = fileURLToPath(new URL("./support/list-packages.ts", import.meta.url));
+const main = (app: string) => fileURLToPath(new URL(`../../../apps/${app}/src/main.ts`, import.meta.url));
+
+/**
+ * The packages an app's process loads: its main, run with no environment, loads and runs every
+ * module it imports statically, then exits on the missing settings (before any engine is opened).
+ */
+async function packagesOf(app: string): Promise<string[]> {
+  const { stdout } = await run(
+    process.execPath,
+    ["--experimental-strip-types", "--import", hook, main(app)],
+    {
+      env: { PATH: process.env.PATH ?? "" },
+    },
+  ).catch((failed: { stdout: string }) => failed);
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
+}
+
+const drivers = {
+  postgres: ["postgres", "drizzle-orm"],
+  pglite: ["@electric-sql/pglite"],
+  bullmq: ["bullmq"],
+  s3: ["@aws-sdk/client-s3"],
+  redis: ["ioredis"],
+  kafka: ["kafkajs"],
+};
+
+// Each app loads the drivers of the engines it opens, and none of the others': the gateway never
+// opens PostgreSQL, S3 or BullMQ, and no split app embeds PGlite.
+const apps: Record<string, { opens: (keyof typeof drivers)[]; never: (keyof typeof drivers)[] }> = {
+  gateway: { opens: ["redis", "kafka"], never: ["postgres", "pglite", "bullmq", "s3"] },
+  "capture-writer": { opens: ["postgres", "s3", "kafka"], never: ["pglite", "bullmq", "redis"] },
+  "costing-worker": { opens: ["postgres", "bullmq", "redis", "kafka"], never: ["pglite", "s3"] },
+  "control-plane": { opens: ["postgres", "redis", "s3"], never: ["pglite", "bullmq", "kafka"] },
+};
+
+describe("each split app's import closure", () => {
+  for (const [app, { opens, never }] of Object.entries(apps)) {
+    it(`${app} loads the drivers of ${opens.join(", ")} and not those of ${never.join(", ")}`, async () => {
+      const loaded = await packagesOf(app);
+      for (const engine of opens) expect(loaded).toEqual(expect.arrayContaining(drivers[engine]));
+      const strays = never.flatMap((engine) => drivers[engine]).filter((name) => loaded.includes(name));
+      expect(strays).toEqual([]);
+    }, 30_000);
+  }
+});
