@@ -1,4 +1,4 @@
-import type { Metrics } from "@gateway/contracts";
+import { type Metrics, newId } from "@gateway/contracts";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
@@ -41,6 +41,13 @@ export function createControlPlane(
 } {
   const registry = routeRegistry();
   const app = new Hono<AppEnv>();
+  // every answer names its request, so a dashboard's report of a failure finds its log line
+  app.use(async (c, next) => {
+    const requestId = newId("controlPlaneRequest");
+    c.set("requestId", requestId);
+    await next();
+    c.res.headers.set("x-request-id", requestId);
+  });
   if (metrics) app.use(requestMetrics(metrics));
   app.use(async (c, next) => {
     c.set("services", services);
@@ -87,7 +94,11 @@ export function createControlPlane(
     if (error instanceof ApiError) return errorResponse(c, error);
     // a database error's cause, not the error: drizzle's message lists the query's parameters
     const cause = error.cause instanceof Error ? error.cause : error;
-    services.log.error("control-plane request failed", { path: c.req.path, error: cause });
+    services.log.error("control-plane request failed", {
+      request_id: c.get("requestId"),
+      path: c.req.path,
+      error: cause,
+    });
     return errorResponse(c, new ApiError("internal_error", "Internal error."));
   });
   return { app, routes: registry.routes };

@@ -27,6 +27,20 @@ describe.each(testStores())("control plane (%s)", (store) => {
     return { status: res.status, json: (await res.json()) as Json };
   }
 
+  it("names every answer with its own request id, refusals and errors included", async () => {
+    const answers = await Promise.all([
+      fetch(`${h.gateway.url}${admin("/projects")}`, { headers: { authorization: `Bearer ${h.apiKey}` } }),
+      fetch(`${h.gateway.url}${admin("/projects")}`),
+      fetch(`${h.gateway.url}/admin/v1/no-such-route`),
+      fetch(`${h.gateway.url}/openapi.json`),
+    ]);
+    for (const res of answers) await res.arrayBuffer();
+    expect(answers.map((res) => res.status)).toEqual([200, 401, 404, 200]);
+    const ids = answers.map((res) => res.headers.get("x-request-id"));
+    for (const id of ids) expect(id).toMatch(/^cpreq_[0-9a-z]{26}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   describe("operator orgs", () => {
     it("creates an org with its starter key (shown once) and default project", async () => {
       const { status, json } = await newOrg("acme");

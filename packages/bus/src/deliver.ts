@@ -33,7 +33,7 @@ export type DeliveryCounts = Pick<GroupStats, "handled" | "deadLettered" | "fail
  * Delivers `events` at least once, without letting one poison event stall the rest forever:
  * a batch that fails `deliveryAttempts` times is delivered again one event at a time, so
  * that the events that can be handled are, and only an event that fails alone
- * `deliveryAttempts` times is dead-lettered and skipped.
+ * `loneEventAttempts` times is dead-lettered and skipped.
  *
  * Returns how many events from the start are done (handled or dead-lettered): all of them,
  * or fewer when `keepGoing` said stop. The rest must be delivered again.

@@ -12,7 +12,8 @@ export interface EventBus {
   /**
    * Delivers the topic's events to `handle` in batches, shared among every subscriber of the
    * same `group`. A batch whose handler throws is delivered again; after 3 failures its events
-   * are delivered one at a time, and an event that fails alone 3 times is dead-lettered (see
+   * are delivered one at a time, and an event that fails alone 8 times (backing off, about 50 s
+   * in all) is dead-lettered (see
    * the bus's `onDeadLetter`) and skipped, so one poison event cannot stall its group.
    */
   subscribe(subscription: Subscription): Promise<void>;

@@ -31,7 +31,7 @@ export interface InProcessBusOptions {
    */
   lingerMs?: number;
   /**
-   * An event its group's handler failed on, alone, 3 times (after its batch failed 3 times):
+   * An event its group's handler failed on, alone, 8 times (after its batch failed 3 times):
    * it is skipped so the group's later events are not held up behind it forever.
    */
   onDeadLetter?: (group: string, event: unknown, error: unknown) => void;

@@ -40,7 +40,7 @@ export interface KafkaBusOptions {
    */
   namePrefix?: string;
   /**
-   * An event a group's handler failed on, alone, 3 times (after its chunk failed 3 times), or a
+   * An event a group's handler failed on, alone, 8 times (after its chunk failed 3 times), or a
    * message that is not JSON (`event` is then its raw text). It is skipped, so it cannot stall
    * its partition, and also published to the topic `<topic>.dlq` as
    * `{"group", "error", "value": the message's text}`.

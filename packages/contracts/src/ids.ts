@@ -8,6 +8,8 @@ export const idPrefixes = {
   workload: "usp_",
   apiKey: "api_key_",
   request: "req_",
+  /** A control-plane request (`x-request-id`); `req_` names gateway calls and their captures. */
+  controlPlaneRequest: "cpreq_",
   deployment: "dep_",
   price: "price_",
 } as const;

@@ -16,5 +16,5 @@ export interface Services {
 }
 
 export type AppEnv = {
-  Variables: { services: Services; orgId: string };
+  Variables: { services: Services; orgId: string; requestId: string };
 };
