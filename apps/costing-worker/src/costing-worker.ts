@@ -8,16 +8,15 @@ import {
   type Logger,
 } from "@gateway/contracts";
 import {
-  apiKeys,
   type Db,
   pendingPricingIds,
   priceCallsById,
   recordCalls,
+  recordKeyUses,
   repriceCallsFor,
 } from "@gateway/db";
 import type { JobQueue } from "@gateway/jobs";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
 import { callRow } from "./call-row.ts";
 
@@ -67,7 +66,7 @@ export async function startCostingWorker({ db, bus, jobs, log, tracer }: Costing
       }
       if (events.length === 0) return;
       await recordCalls(db, events.map(callRow));
-      await touchKeys(
+      await recordKeyUses(
         db,
         events.map((e) => ({ keyId: e.api_key_id, at: e.received_at })),
       );
@@ -89,7 +88,7 @@ export async function startCostingWorker({ db, bus, jobs, log, tracer }: Costing
         if (parsed.success) uses.push({ keyId: parsed.data.api_key_id, at: parsed.data.used_at });
         else log.error("dropping malformed key usage event", { issues: parsed.error.issues.slice(0, 3) });
       }
-      await touchKeys(db, uses);
+      await recordKeyUses(db, uses);
     },
   });
 
@@ -105,20 +104,4 @@ export async function startCostingWorker({ db, bus, jobs, log, tracer }: Costing
 /** Enqueues re-pricing of a model's calls, e.g. after the operator adds a price row for it. */
 export function enqueueReprice(jobs: JobQueue, model: string): Promise<void> {
   return jobs.add(costingJobs.repriceModel.name, { model });
-}
-
-/** Moves each key's `last_used_at` forward to its latest use in the batch; never backwards. */
-async function touchKeys(db: Db, uses: { keyId: string; at: string }[]) {
-  const latest = new Map<string, Date>();
-  for (const use of uses) {
-    const at = new Date(use.at);
-    const seen = latest.get(use.keyId);
-    if (!seen || seen < at) latest.set(use.keyId, at);
-  }
-  for (const [keyId, usedAt] of latest) {
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: usedAt })
-      .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, usedAt))));
-  }
 }

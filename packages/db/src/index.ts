@@ -3,6 +3,7 @@ export * from "./client.ts";
 export * from "./costing/index.ts";
 export * from "./health.ts";
 export * from "./json-rows.ts";
+export * from "./key-use.ts";
 export * from "./migrate.ts";
 export * from "./reports/index.ts";
 export * from "./schema/index.ts";

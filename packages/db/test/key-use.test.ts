@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  apiKeys,
+  type DbHandle,
+  freshPostgresDatabase,
+  openDb,
+  orgs,
+  recordKeyUses,
+  runMigrations,
+  testStores,
+} from "../src/index.ts";
+
+describe.each(testStores())("key uses on %s", (store) => {
+  let handle: DbHandle;
+  let drop = async () => {};
+  afterAll(async () => {
+    await handle?.close();
+    await drop();
+  });
+
+  it("moves each key's last use forward to its latest, never back, in one statement per batch", async () => {
+    if (store === "pglite") handle = await openDb({ kind: "pglite", dataDir: null });
+    else {
+      const fresh = await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!);
+      drop = fresh.drop;
+      handle = await openDb(fresh.config);
+    }
+    await runMigrations(handle);
+    const { db } = handle;
+    await db.insert(orgs).values({ id: "org_1", name: "o" });
+    for (const id of ["k1", "k2", "k3"])
+      await db
+        .insert(apiKeys)
+        .values({ id, orgId: "org_1", keyHash: `hash-${id}`, obfuscatedValue: "sk_...x" });
+    const lastUse = async (id: string) =>
+      (
+        await db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id))
+      )[0]?.at?.toISOString();
+
+    // out of order within the batch, a key twice, a key nobody has
+    await recordKeyUses(db, [
+      { keyId: "k1", at: "2026-11-25T10:00:02.000Z" },
+      { keyId: "k2", at: "2026-11-25T10:00:00.000Z" },
+      { keyId: "k1", at: "2026-11-25T10:00:01.000Z" },
+      { keyId: "k-gone", at: "2026-11-25T10:00:00.000Z" },
+    ]);
+    expect([await lastUse("k1"), await lastUse("k2"), await lastUse("k3")]).toEqual([
+      "2026-11-25T10:00:02.000Z",
+      "2026-11-25T10:00:00.000Z",
+      undefined,
+    ]);
+    // a late (redelivered) use does not move it back; a newer one does
+    await recordKeyUses(db, [
+      { keyId: "k1", at: "2026-11-25T09:00:00.000Z" },
+      { keyId: "k2", at: "2026-11-25T11:00:00.000Z" },
+    ]);
+    expect([await lastUse("k1"), await lastUse("k2")]).toEqual([
+      "2026-11-25T10:00:02.000Z",
+      "2026-11-25T11:00:00.000Z",
+    ]);
+    await recordKeyUses(db, []);
+  });
+});
