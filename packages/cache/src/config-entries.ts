@@ -1,15 +1,18 @@
+import type { LimitsEntry } from "@gateway/contracts";
 import type { ConfigCache } from "./config-cache.ts";
 
 /** What the gateway needs to know about a live API key, found by the SHA-256 of its value. */
 export interface ApiKeyEntry {
   id: string;
   orgId: string;
+  limits?: LimitsEntry;
 }
 
 export interface ProjectEntry {
   id: string;
   orgId: string;
   slug: string;
+  limits?: LimitsEntry;
 }
 
 export interface WorkloadEntry {
@@ -20,6 +23,7 @@ export interface WorkloadEntry {
   captureSampleRate: number;
   routeModelId: string | null;
   routeTrafficPct: number;
+  limits?: LimitsEntry;
 }
 
 /** Where and how a catalog model is served. The credential is named, never stored. */

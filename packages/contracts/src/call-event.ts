@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitNames, limitScopes } from "./limits.ts";
 import { gatewayEndpoints, gatewayModes, gatewayRoutes, providerLabels, streamOutcomes } from "./provider.ts";
 import { callUsageSchema } from "./usage.ts";
 
@@ -51,6 +52,11 @@ export const callEventSchema = z.object({
   first_byte_ms: z.number().nonnegative().nullable(),
   total_ms: z.number().nonnegative(),
   stream_outcome: z.enum(streamOutcomes),
+  /**
+   * The limit that refused the call before anything went upstream (429); absent otherwise.
+   * Added in the limits release: older events have no such field.
+   */
+  refused_by: z.object({ scope: z.enum(limitScopes), limit: z.enum(limitNames) }).optional(),
   /** Why the gateway itself failed the call (upstream unreachable, bad input, ...); null otherwise. */
   error: z.object({ type: z.string(), message: z.string() }).nullable(),
   upstream_request_id: z.string().nullable(),

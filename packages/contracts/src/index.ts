@@ -4,6 +4,7 @@ export * from "./headers.ts";
 export * from "./http-server.ts";
 export * from "./ids.ts";
 export * from "./key-usage-event.ts";
+export * from "./limits.ts";
 export * from "./logger.ts";
 export * from "./metrics.ts";
 export * from "./parse-env.ts";

@@ -35,6 +35,8 @@ export const calls = pgTable(
     totalMs: doublePrecision("total_ms").notNull(),
     streamOutcome: text("stream_outcome").notNull(),
     errorType: text("error_type"),
+    /** The limit that refused the call (`<scope>.<limit>`, e.g. `project.budget`); null otherwise. */
+    refusedBy: text("refused_by"),
     /** Why a routed call fell back to the original model (`timeout` or `error`); null otherwise. */
     fallbackReason: text("fallback_reason"),
     upstreamRequestId: text("upstream_request_id"),
