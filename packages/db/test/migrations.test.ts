@@ -9,9 +9,11 @@ const expectedTables = [
   "capture_index",
   "catalog_deployments",
   "catalog_models",
+  "limits",
   "orgs",
   "prices",
   "projects",
+  "spend_daily",
   "workloads",
 ];
 
