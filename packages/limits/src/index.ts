@@ -1,1 +1,3 @@
+export * from "./in-process-limits.ts";
 export * from "./limit-store.ts";
+export * from "./redis-limits.ts";

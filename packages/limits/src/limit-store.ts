@@ -26,19 +26,13 @@ export interface Refusal {
   retryAfterMs: number;
 }
 
-/** The tightest requests and tokens buckets of an admitted call, for the rate-limit headers. */
-export interface Headroom {
-  requests?: { limit: number; remaining: number; resetMs: number };
-  tokens?: { limit: number; remaining: number; resetMs: number };
-}
-
 /** What an admitted call holds until it ends. */
 export interface Lease {
   requestId: string;
   scopes: ScopeLimits[];
 }
 
-export type Admission = { ok: true; lease: Lease; headroom: Headroom } | { ok: false; refusal: Refusal };
+export type Admission = { ok: true; lease: Lease } | { ok: false; refusal: Refusal };
 
 /** A scope's current use, as the limiter sees it (the limits-status report). */
 export interface ScopeUse {
@@ -69,7 +63,10 @@ export interface LimitStore {
   publishSpend(totals: readonly SpendTotal[]): Promise<void>;
   /** Current use of each scope, for the report. */
   use(scopes: readonly { scope: LimitScope; id: string; limits: LimitsEntry }[]): Promise<ScopeUse[]>;
-  /** `shared`: counting in Redis; `local`: this process only (in process, or Redis away). */
-  counting(): "shared" | "local";
+  /**
+   * `in_process`: the all-in-one process, the only one counting; `shared`: in Redis, with every
+   * replica; `local_fallback`: Redis is away and this replica counts alone, against its share.
+   */
+  counting(): "in_process" | "shared" | "local_fallback";
   close(): Promise<void>;
 }

@@ -1,0 +1,267 @@
+import type { Logger } from "@gateway/contracts";
+import { Redis } from "ioredis";
+import { bucketUse } from "./buckets.ts";
+import type { Admission, AdmitRequest, Lease, LimitStore, ScopeLimits } from "./limit-store.ts";
+import { type LocalCounters, localCounters } from "./local-counters.ts";
+import { admitScript, heartbeatScript, renewScript, settleScript, spendScript } from "./redis-scripts.ts";
+import { currentPeriod, spendKey } from "./spend-keys.ts";
+
+export interface RedisLimitsOptions {
+  url: string;
+  log: Logger;
+  /** Longest a call waits on Redis before it is counted locally instead: the config cache's timeout. */
+  timeoutMs: number;
+  /** Prefix of every key. */
+  namespace: string;
+  /** This replica's name among the replicas (its heartbeat). */
+  instanceId: string;
+  /** How long a call's concurrency slot is held without renewal (a replica that died frees it then). */
+  leaseMs?: number;
+  /** How often a replica says it is alive; a replica silent for three beats no longer counts. */
+  heartbeatMs?: number;
+  /** After Redis failed, how long calls are counted locally before Redis is tried again. */
+  breakMs?: number;
+}
+
+const limitCodes = [null, "requests_per_minute", "tokens_per_minute", "max_concurrent", "budget"] as const;
+type ScriptCall = (numberOfKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Limits shared by every gateway replica through Redis: one atomic script per call admitted and
+ * one when it ends. When Redis does not answer within `timeoutMs` (or is away), calls are
+ * counted in this process against its share of each limit (the limit divided by the replicas
+ * seen alive at the last heartbeat), for `breakMs`, and then Redis is tried again. A budget seen
+ * spent in Redis stays refused while counting locally; spend that grows meanwhile is not seen.
+ */
+export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
+  const { log, timeoutMs, namespace: ns, instanceId } = options;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const breakMs = options.breakMs ?? 1_000;
+  const redis = new Redis(options.url, {
+    // fail at once while disconnected instead of queueing: a call never waits for a reconnect
+    enableOfflineQueue: false,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    retryStrategy: (times: number) => Math.min(100 * times, 1_000),
+  });
+  redis.on("error", () => {});
+  const script = (name: string, lua: string): ScriptCall => {
+    redis.defineCommand(name, { lua });
+    const call = (redis as unknown as Record<string, ScriptCall>)[name]!;
+    return call.bind(redis);
+  };
+  const admitCall = script("gatewayLimitsAdmit", admitScript);
+  const settleCall = script("gatewayLimitsSettle", settleScript);
+  const renewCall = script("gatewayLimitsRenew", renewScript);
+  const heartbeatCall = script("gatewayLimitsHeartbeat", heartbeatScript);
+  const spendCall = script("gatewayLimitsSpend", spendScript);
+
+  const local: LocalCounters = localCounters();
+  const localLeases = new WeakSet<Lease>();
+  // calls holding a slot in Redis, whose leases are renewed while they run
+  const slotHolders = new Set<Lease>();
+  let replicas = 1;
+  let skipRedisUntil = 0;
+  const share = (limit: number) => Math.max(1, Math.floor(limit / replicas));
+  // not connected (yet, or any more): counted locally at once, without waiting on a command
+  const sharing = () => redis.status === "ready" && Date.now() >= skipRedisUntil;
+
+  const keys = (s: { scope: string; id: string }) => ({
+    buckets: `${ns}:b:${s.scope}:${s.id}`,
+    flight: `${ns}:f:${s.scope}:${s.id}`,
+  });
+  const budgetSpendKey = (s: ScopeLimits, at: number) => {
+    const budget = s.limits.budget;
+    if (!budget) return `${ns}:s:none`;
+    return `${ns}:s:${spendKey(s.scope, s.id, budget.period, currentPeriod(budget.period, at).start)}`;
+  };
+  const redisFailed = (what: string, error: unknown) => {
+    if (Date.now() >= skipRedisUntil)
+      log.warn("limits: redis did not answer; counting this replica's share locally", {
+        during: what,
+        replicas,
+        error,
+      });
+    skipRedisUntil = Date.now() + breakMs;
+  };
+
+  function admitLocally(request: AdmitRequest): Admission {
+    const admission = local.admit(request, share);
+    if (admission.ok) localLeases.add(admission.lease);
+    return admission;
+  }
+
+  async function admit(request: AdmitRequest): Promise<Admission> {
+    if (!sharing()) return admitLocally(request);
+    const at = Date.now();
+    const keyArgs: string[] = [];
+    const args: (string | number)[] = [
+      request.scopes.length,
+      request.managed ? 1 : 0,
+      request.requestId,
+      leaseMs,
+    ];
+    for (const s of request.scopes) {
+      const k = keys(s);
+      keyArgs.push(k.buckets, k.flight, budgetSpendKey(s, at));
+      const { rpm, tpm, concurrent, budget } = s.limits;
+      args.push(
+        rpm ?? 0,
+        tpm ?? 0,
+        concurrent ?? 0,
+        budget?.micros ?? 0,
+        budget?.appliesTo === "all" ? 1 : 0,
+      );
+    }
+    let answer: number[];
+    try {
+      answer = (await admitCall(keyArgs.length, ...keyArgs, ...args)) as number[];
+    } catch (error) {
+      redisFailed("admit", error);
+      return admitLocally(request);
+    }
+    const [index = 0, code = 0, waitMs = 0] = answer;
+    const lease = { requestId: request.requestId, scopes: request.scopes };
+    if (index === 0) {
+      if (request.scopes.some((s) => s.limits.concurrent)) slotHolders.add(lease);
+      return { ok: true, lease };
+    }
+    const s = request.scopes[index - 1]!;
+    const limit = limitCodes[code] ?? "requests_per_minute";
+    if (limit === "budget") return refuseBudget(s, at);
+    const value =
+      limit === "tokens_per_minute"
+        ? s.limits.tpm
+        : limit === "max_concurrent"
+          ? s.limits.concurrent
+          : s.limits.rpm;
+    return {
+      ok: false,
+      refusal: { scope: s.scope, scopeId: s.id, limit, value: value ?? 0, retryAfterMs: waitMs },
+    };
+  }
+
+  /** A spent budget, which local counting also refuses from now on (spend does not shrink). */
+  function refuseBudget(s: ScopeLimits, at: number): Admission {
+    const budget = s.limits.budget!;
+    const period = currentPeriod(budget.period, at);
+    local.publishSpend([
+      {
+        scope: s.scope,
+        scopeId: s.id,
+        period: budget.period,
+        periodStart: period.start,
+        managedMicros: budget.micros,
+        allMicros: budget.micros,
+      },
+    ]);
+    return {
+      ok: false,
+      refusal: {
+        scope: s.scope,
+        scopeId: s.id,
+        limit: "budget",
+        value: budget.micros,
+        retryAfterMs: period.endsInMs,
+      },
+    };
+  }
+
+  function settle(lease: Lease, tokens: number) {
+    if (localLeases.has(lease)) return local.settle(lease, tokens, share);
+    slotHolders.delete(lease);
+    const keyArgs: string[] = [];
+    const args: (string | number)[] = [];
+    for (const s of lease.scopes) {
+      const tpm = s.limits.tpm ?? 0;
+      if (!s.limits.concurrent && !(tpm > 0 && tokens > 0)) continue;
+      const k = keys(s);
+      keyArgs.push(k.buckets, k.flight);
+      args.push(lease.requestId, tpm, tokens);
+    }
+    if (keyArgs.length === 0) return;
+    // a settle that does not reach Redis leaves the slot to its lease and the tokens uncounted
+    settleCall(keyArgs.length, ...keyArgs, ...args).catch((error: unknown) => redisFailed("settle", error));
+  }
+
+  const renewTimer = setInterval(() => {
+    if (slotHolders.size === 0 || !sharing()) return;
+    const keyArgs: string[] = [];
+    const args: string[] = [];
+    for (const lease of slotHolders) {
+      for (const s of lease.scopes) {
+        if (!s.limits.concurrent) continue;
+        keyArgs.push(keys(s).flight);
+        args.push(lease.requestId);
+      }
+    }
+    renewCall(keyArgs.length, ...keyArgs, leaseMs, ...args).catch((error: unknown) =>
+      redisFailed("renew", error),
+    );
+  }, leaseMs / 3);
+  renewTimer.unref();
+
+  const beat = () =>
+    heartbeatCall(1, `${ns}:replicas`, instanceId, heartbeatMs * 3)
+      .then((count) => {
+        replicas = Math.max(1, Number(count));
+      })
+      .catch(() => {
+        // the count stays what it was last seen: that is the share counted locally meanwhile
+      });
+  void beat();
+  const heartbeatTimer = setInterval(beat, heartbeatMs);
+  heartbeatTimer.unref();
+
+  return {
+    admit,
+    settle,
+    async publishSpend(totals) {
+      const at = Date.now();
+      await Promise.all(
+        totals.map((t) => {
+          const period = currentPeriod(t.period, at);
+          // kept a day past its period's end, whatever the period
+          const ttlMs = period.endsInMs + 86_400_000;
+          return spendCall(
+            1,
+            `${ns}:s:${spendKey(t.scope, t.scopeId, t.period, t.periodStart)}`,
+            t.managedMicros,
+            t.allMicros,
+            ttlMs,
+          );
+        }),
+      );
+    },
+    async use(scopes) {
+      const pipeline = redis.pipeline();
+      for (const s of scopes) {
+        const k = keys(s);
+        pipeline.time();
+        pipeline.hmget(k.buckets, "r", "t");
+        pipeline.zcount(k.flight, `(${Date.now()}`, "+inf");
+      }
+      const results = (await pipeline.exec()) ?? [];
+      return scopes.map((s, i) => {
+        const [seconds, micros] = (results[i * 3]?.[1] as [string, string]) ?? ["0", "0"];
+        const at = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+        const [r, t] = (results[i * 3 + 1]?.[1] as (string | null)[]) ?? [null, null];
+        return {
+          scope: s.scope,
+          id: s.id,
+          requests: s.limits.rpm ? bucketUse(Number(r ?? 0), at, s.limits.rpm) : 0,
+          tokens: s.limits.tpm ? bucketUse(Number(t ?? 0), at, s.limits.tpm) : 0,
+          concurrent: Number(results[i * 3 + 2]?.[1] ?? 0),
+        };
+      });
+    },
+    counting: () => (sharing() ? "shared" : "local_fallback"),
+    async close() {
+      clearInterval(renewTimer);
+      clearInterval(heartbeatTimer);
+      redis.disconnect();
+    },
+  };
+}
