@@ -6,10 +6,13 @@ import {
   type GatewayMode,
   type GatewayRoute,
   gatewayResponseHeaders,
+  type LimitName,
+  type LimitScope,
   type ProviderLabel,
   type RawBody,
   type StreamOutcome,
 } from "@gateway/contracts";
+import type { Lease } from "@gateway/limits";
 import type { EndpointSpec } from "@gateway/providers";
 import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
 import type { CallTrace } from "./call-trace.ts";
@@ -60,6 +63,10 @@ export interface CallState {
   answer: BodyRecorder | null;
   /** The call's spans; null unless tracing is on. */
   trace: CallTrace | null;
+  /** What the call holds of its limits while it runs; null when none limit it. */
+  lease: Lease | null;
+  /** The limit that refused the call; null when none did. */
+  refusedBy: { scope: LimitScope; limit: LimitName } | null;
 }
 
 export function newCallState(
@@ -97,6 +104,8 @@ export function newCallState(
     answerLimits,
     answer: null,
     trace: null,
+    lease: null,
+    refusedBy: null,
   };
 }
 
@@ -181,6 +190,7 @@ export function callEvent(call: CallState, caller: Caller): CallEvent {
     first_byte_ms: call.firstByteMs,
     total_ms: elapsedMs(call),
     stream_outcome: call.outcome,
+    ...(call.refusedBy ? { refused_by: call.refusedBy } : {}),
     error: call.error,
     upstream_request_id: call.upstreamRequestId,
     upstream_response_id: call.upstreamResponseId,

@@ -10,9 +10,11 @@ import {
   type Metrics,
   newId,
 } from "@gateway/contracts";
+import type { LimitStore } from "@gateway/limits";
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
+import { admit, refusalAnswer, settleLimits } from "./admission.ts";
 import type { Attempt } from "./attempt.ts";
 import { type AnswerLimits, resetSpillDir } from "./body-recorder.ts";
 import {
@@ -51,6 +53,8 @@ export interface GatewayDeps {
   random?: () => number;
   /** Spans for every call when tracing is on; null (the default) when it is off. */
   tracer?: Tracer | null;
+  /** Where rate limits and budgets are counted; without it no limit is enforced. */
+  limits?: LimitStore | null;
 }
 
 export interface Gateway {
@@ -75,6 +79,7 @@ export function createGateway({
   metrics = null,
   random = Math.random,
   tracer = null,
+  limits = null,
 }: GatewayDeps): Gateway {
   const reader = configReader(cache);
   resetSpillDir(spillDir);
@@ -101,7 +106,7 @@ export function createGateway({
   let onIdle: (() => void) | null = null;
 
   const largeAnswers = largeAnswerTurns(bus, log);
-  const measure = metrics ? gatewayMetrics(metrics, { bus, cache, inFlight: () => inFlight }) : null;
+  const measure = metrics ? gatewayMetrics(metrics, { bus, cache, limits, inFlight: () => inFlight }) : null;
   metrics?.readiness("gateway", () => probeAnswer("/readyz").status === 200);
 
   /**
@@ -121,6 +126,8 @@ export function createGateway({
         readFacts?.();
         bus.publish(callsTopic, call.requestId, callEvent(call, caller), call.trace?.span.headers());
       } finally {
+        // the usage is known now (read above): the call's tokens count and its slots free
+        if (limits) settleLimits(limits, call);
         call.answer?.release();
       }
     };
@@ -144,13 +151,14 @@ export function createGateway({
     kind: GatewayErrorKind,
     message: string,
     param: string | null = null,
+    headers: Record<string, string> = retryHeaders(kind),
   ) {
     const error = gatewayError(call.spec.wireFormat, kind, message, call.requestId, param);
     call.status = error.status;
     call.error = { type: error.type, message };
     if (call.capture) keepAnswer(call, Buffer.from(error.body));
     record(call);
-    sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...retryHeaders(kind) });
+    sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...headers });
   }
 
   /** A call whose handling threw: 503 to retry if the config store did not answer, else 500. */
@@ -267,7 +275,18 @@ export function createGateway({
       workload,
     });
     if (!planned.ok) return fail(call, res, planned.kind, planned.message, planned.param);
-    const { plan } = planned;
+    let { plan } = planned;
+    if (limits) {
+      const admitted = await admit(limits, call, plan);
+      if (!admitted.ok) {
+        const { refusal } = admitted;
+        call.refusedBy = { scope: refusal.scope, limit: refusal.limit };
+        useAttempt(call, plan.primary);
+        const answer = refusalAnswer(call.spec.wireFormat, refusal, call.caller!);
+        return fail(call, res, answer.kind, answer.message, null, answer.headers);
+      }
+      plan = admitted.plan;
+    }
     if (plan.fallbackReason) call.fallbackReason = plan.fallbackReason;
 
     const recordNow = (readFacts: () => void) => record(call, readFacts);

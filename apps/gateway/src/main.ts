@@ -41,5 +41,6 @@ stopOnSignals(log, async () => {
   await deps.bus.close();
   await gateway.close();
   await deps.cache.close();
+  await deps.limits.close();
   await tracer?.shutdown();
 });

@@ -1,6 +1,7 @@
 import type { EventBus } from "@gateway/bus";
 import type { ConfigCache } from "@gateway/cache";
 import { durationBuckets, type Metrics, scrapedCounter, scrapedGauge } from "@gateway/contracts";
+import type { LimitStore } from "@gateway/limits";
 import { Counter, Histogram } from "prom-client";
 import { type CallState, elapsedMs } from "./call-state.ts";
 
@@ -13,7 +14,7 @@ export type CallMetrics = (call: CallState) => void;
  */
 export function gatewayMetrics(
   metrics: Metrics,
-  parts: { bus: EventBus; cache: ConfigCache; inFlight(): number },
+  parts: { bus: EventBus; cache: ConfigCache; limits: LimitStore | null; inFlight(): number },
 ): CallMetrics {
   const registers = [metrics.registry];
   const requests = new Counter({
@@ -48,6 +49,20 @@ export function gatewayMetrics(
     labelNames: ["reason"],
     registers,
   });
+  const refusals = new Counter({
+    name: "gateway_limit_refusals_total",
+    help: "Calls refused with 429 by a limit, by the scope it is set on (api_key, project, workload) and the limit (requests_per_minute, tokens_per_minute, max_concurrent, budget).",
+    labelNames: ["scope", "limit"],
+    registers,
+  });
+  const limits = parts.limits;
+  if (limits) {
+    scrapedGauge(metrics, {
+      name: "gateway_limits_local_fallback",
+      help: "1 while Redis is away and this replica counts limits alone, against its share (the limit divided by the replicas it last saw); 0 otherwise.",
+      read: () => [[{}, limits.counting() === "local_fallback" ? 1 : 0]],
+    });
+  }
   scrapedGauge(metrics, {
     name: "gateway_in_flight_requests",
     help: "Requests being served now, streams included.",
@@ -85,5 +100,6 @@ export function gatewayMetrics(
       firstByte.observe({ provider: call.providerLabel }, call.firstByteMs / 1000);
     if (call.stream) streamOutcomes.inc({ outcome: call.outcome });
     if (call.fallbackReason) fallbacks.inc({ reason: call.fallbackReason });
+    if (call.refusedBy) refusals.inc(call.refusedBy);
   };
 }

@@ -30,6 +30,7 @@ import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-wor
 import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
+import { createInProcessLimits } from "@gateway/limits";
 import type { Tracer } from "@gateway/tracing";
 import { getRequestListener } from "@hono/node-server";
 import type { StandaloneEnv } from "./env.ts";
@@ -164,6 +165,7 @@ async function startApps(
     log.error("job failed for good", { name: letter.name, error: letter.error }),
   );
   const cache = createInProcessCache();
+  const limits = createInProcessLimits();
   const bus = createInProcessBus({
     lingerMs: 20,
     onHandlerError: (group, error) => log.error("event consumer failed; will retry", { group, error }),
@@ -223,6 +225,7 @@ async function startApps(
     spillDir: join(dataDir, "spill"),
     metrics,
     tracer,
+    limits,
   });
   const controlPlane = getRequestListener(createControlPlaneApp(services, metrics).fetch);
   const serve = withMetricsRoute(metrics, (req, res) => {

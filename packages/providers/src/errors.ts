@@ -17,6 +17,17 @@ const errorKinds = {
     b: "invalid_request_error",
     code: "request_too_large",
   },
+  /** Refusals by the operator's limits (issue 17): the SDKs retry a 429 after `retry-after`. */
+  requests_limited: { status: 429, a: "rate_limit_error", b: "requests", code: "rate_limit_exceeded" },
+  tokens_limited: { status: 429, a: "rate_limit_error", b: "tokens", code: "rate_limit_exceeded" },
+  concurrency_limited: { status: 429, a: "rate_limit_error", b: "requests", code: "rate_limit_exceeded" },
+  /** Provider B's quota refusal; sent with `x-should-retry: false`, as a spend limit is not over in seconds. */
+  budget_exhausted: {
+    status: 429,
+    a: "rate_limit_error",
+    b: "insufficient_quota",
+    code: "insufficient_quota",
+  },
   upstream_unavailable: { status: 502, a: "api_error", b: "server_error", code: "upstream_unavailable" },
   upstream_timeout: { status: 504, a: "timeout_error", b: "server_error", code: "upstream_timeout" },
   model_unavailable: { status: 503, a: "overloaded_error", b: "server_error", code: "model_unavailable" },

@@ -1,0 +1,22 @@
+import { hostname } from "node:os";
+import type { Logger } from "@gateway/contracts";
+import { createRedisLimits, type LimitStore } from "@gateway/limits";
+import type { RedisEnv } from "./env.ts";
+
+/**
+ * Limits counted in Redis, shared by every replica, beside the config keys; a call waits on it no
+ * longer than on the config cache (`GATEWAY_REDIS_TIMEOUT_MS`) before this replica counts alone.
+ */
+export function openRedisLimits(
+  env: RedisEnv & { GATEWAY_INSTANCE_ID?: string | undefined },
+  log: Logger,
+  app: string,
+): LimitStore {
+  return createRedisLimits({
+    url: env.GATEWAY_REDIS_URL,
+    log,
+    timeoutMs: env.GATEWAY_REDIS_TIMEOUT_MS,
+    namespace: `${env.GATEWAY_REDIS_NAMESPACE}:limits`,
+    instanceId: env.GATEWAY_INSTANCE_ID ?? `${app}-${hostname()}-${process.pid}`,
+  });
+}
