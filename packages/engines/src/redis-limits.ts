@@ -6,17 +6,18 @@ import type { RedisEnv } from "./env.ts";
 /**
  * Limits counted in Redis, shared by every replica, beside the config keys; a call waits on it no
  * longer than on the config cache (`GATEWAY_REDIS_TIMEOUT_MS`) before this replica counts alone.
+ * Only gateways count as replicas; the costing worker publishes spend, the control plane reads use.
  */
 export function openRedisLimits(
   env: RedisEnv & { GATEWAY_INSTANCE_ID?: string | undefined },
   log: Logger,
-  app: string,
+  app: "gateway" | "costing-worker" | "control-plane",
 ): LimitStore {
   return createRedisLimits({
     url: env.GATEWAY_REDIS_URL,
     log,
     timeoutMs: env.GATEWAY_REDIS_TIMEOUT_MS,
     namespace: `${env.GATEWAY_REDIS_NAMESPACE}:limits`,
-    instanceId: env.GATEWAY_INSTANCE_ID ?? `${app}-${hostname()}-${process.pid}`,
+    instanceId: app === "gateway" ? (env.GATEWAY_INSTANCE_ID ?? `${app}-${hostname()}-${process.pid}`) : null,
   });
 }

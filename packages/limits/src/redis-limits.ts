@@ -13,8 +13,11 @@ export interface RedisLimitsOptions {
   timeoutMs: number;
   /** Prefix of every key. */
   namespace: string;
-  /** This replica's name among the replicas (its heartbeat). */
-  instanceId: string;
+  /**
+   * This replica's name among the gateway replicas, whose count sets each one's share while Redis
+   * is away; null for a process that only publishes spend or reads use (no heartbeat).
+   */
+  instanceId: string | null;
   /** How long a call's concurrency slot is held without renewal (a replica that died frees it then). */
   leaseMs?: number;
   /** How often a replica says it is alive; a replica silent for three beats no longer counts. */
@@ -204,16 +207,19 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   renewTimer.unref();
 
   const beat = () =>
-    heartbeatCall(1, `${ns}:replicas`, instanceId, heartbeatMs * 3)
+    heartbeatCall(1, `${ns}:replicas`, instanceId!, heartbeatMs * 3)
       .then((count) => {
         replicas = Math.max(1, Number(count));
       })
       .catch(() => {
         // the count stays what it was last seen: that is the share counted locally meanwhile
       });
-  void beat();
-  const heartbeatTimer = setInterval(beat, heartbeatMs);
-  heartbeatTimer.unref();
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  if (instanceId !== null) {
+    void beat();
+    heartbeatTimer = setInterval(beat, heartbeatMs);
+    heartbeatTimer.unref();
+  }
 
   return {
     admit,
