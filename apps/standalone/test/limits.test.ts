@@ -149,7 +149,7 @@ describe("limits on the embedded default", () => {
     expect((await send()).status).toBe(200);
     const refused = await send();
     expect(refused.status).toBe(429);
-    const body = await refused.json();
+    const body = (await refused.json()) as Json;
     expect(body).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
     expect(body.error.message).toContain("workload 'default' on tokens per minute: limit 1.");
     expect(body.request_id).toBe(refused.headers.get("x-gateway-request-id"));
@@ -180,7 +180,7 @@ describe("limits on the embedded default", () => {
     );
     const refused = await send();
     expect(refused.status).toBe(429);
-    expect((await refused.json()).error.message).toBe(
+    expect(((await refused.json()) as Json).error.message).toBe(
       `Concurrency limit reached for API key ${key.json.metadata.id}: at most 1 calls at once. Please try again in 1s.`,
     );
     expect(refused.headers.get("retry-after")).toBe("1");

@@ -66,6 +66,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   // calls holding a slot in Redis, whose leases are renewed while they run
   const slotHolders = new Set<Lease>();
   let replicas = 1;
+  let counts: number[] = [];
   let skipRedisUntil = 0;
   const share = (limit: number) => Math.max(1, Math.floor(limit / replicas));
   // not connected (yet, or any more): counted locally at once, without waiting on a command
@@ -209,7 +210,10 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   const beat = () =>
     heartbeatCall(1, `${ns}:replicas`, instanceId!, heartbeatMs * 3)
       .then((count) => {
-        replicas = Math.max(1, Number(count));
+        // the most seen over the last three beats: a Redis that restarted empty holds only the
+        // replicas that beat since, and a share is safer too small than too large
+        counts = [...counts.slice(-2), Number(count)];
+        replicas = Math.max(1, ...counts);
       })
       .catch(() => {
         // the count stays what it was last seen: that is the share counted locally meanwhile

@@ -12,6 +12,7 @@ import { largeAnswersAtOnce } from "../support/large-answers.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
+import { chatIn, limitScenarios, limitsAdmin } from "./limit-scenarios.ts";
 import { loadBalancerScenarios } from "./load-balancer.ts";
 import { infra } from "./processes.ts";
 import { realClientScenarios } from "./real-clients.ts";
@@ -44,6 +45,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   realClientScenarios(() => d, "split");
   fuzzScenarios(() => d, "split");
   loadBalancerScenarios(() => d);
+  limitScenarios(() => d, "split");
 
   describe("probes", () => {
     const probe = async (url: string) => {
@@ -267,6 +269,55 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
         return r.status === 200 ? true : undefined;
       });
     }, 120_000);
+
+    it("counts each gateway's share of a limit locally while Redis is away, never waiting past the timeout", async () => {
+      const timeoutMs = Number(d.env.GATEWAY_REDIS_TIMEOUT_MS ?? 50);
+      const limits = limitsAdmin(
+        () => d,
+        () => org,
+      );
+      const projectId = await limits.newProject("redis-away");
+      await limits.putLimits(`/projects/${projectId}`, { requests_per_minute: 40 });
+      // both gateways hold the project's entry (with its limits) before Redis goes
+      for (const g of d.gateways)
+        await within(2_000, async () =>
+          (await chatIn(g, org.apiKey, "redis-away")).status === 200 ? true : undefined,
+        );
+      await infra("redis", "stop", d.engines.redisEnv);
+      let admitted = 0;
+      let slowest = 0;
+      let fallback: (number | undefined)[] = [];
+      try {
+        for (let i = 0; i < 80; i++) {
+          const r = await chatIn(d.gateways[i % d.gateways.length]!, org.apiKey, "redis-away", i);
+          expect([200, 429]).toContain(r.status);
+          if (r.status === 200) admitted++;
+          slowest = Math.max(slowest, r.ms);
+        }
+        fallback = (await Promise.all(d.gateways.map(scrape))).map((m) =>
+          m.value("gateway_limits_local_fallback"),
+        );
+      } finally {
+        await infra("redis", "start", d.engines.redisEnv);
+      }
+      console.log(
+        `redis away: ${admitted}/80 calls admitted at 40/min by ${d.gateways.length} gateways counting their shares, slowest ${slowest.toFixed(0)} ms`,
+      );
+      expect(fallback).toEqual(d.gateways.map(() => 1));
+      // each gateway's share is 20 (40 / 2 replicas seen); a few more refill during the run
+      expect(admitted).toBeGreaterThanOrEqual(40);
+      expect(admitted).toBeLessThanOrEqual(44);
+      expect(slowest).toBeLessThan(timeoutMs + 150);
+      // back on Redis: the count is shared again
+      await within(
+        10_000,
+        async () => {
+          const seen = await Promise.all(d.gateways.map(scrape));
+          return seen.every((m) => m.value("gateway_limits_local_fallback") === 0) ? true : undefined;
+        },
+        200,
+      );
+    }, 60_000);
 
     it("loses no answered call when a gateway is SIGKILLed under traffic, again and again", async () => {
       const gateway = d.gateways[0]!;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
+import { limitScenarios } from "./limit-scenarios.ts";
 import { realClientScenarios } from "./real-clients.ts";
 import { deploymentScenarios } from "./scenarios.ts";
 
@@ -15,5 +16,6 @@ describe("end to end: standalone process", () => {
   deploymentScenarios(() => d, "standalone");
   hangUpScenarios(() => d, "standalone");
   realClientScenarios(() => d, "standalone");
+  limitScenarios(() => d, "standalone");
   fuzzScenarios(() => d, "standalone");
 });

@@ -1,0 +1,156 @@
+import { beforeAll, expect, it } from "vitest";
+import type { Deployment } from "./deployments.ts";
+import { createTestOrg, type TestOrg } from "./scenarios.ts";
+import { chatBody, gatewayCall, sleep, within } from "./traffic.ts";
+
+/** The org's admin client for limits, and fresh projects to set them on. */
+export function limitsAdmin(get: () => Deployment, org: () => TestOrg) {
+  const admin = (path: string) => `/admin/v1/orgs/${org().orgId}${path}`;
+  return {
+    async newProject(slug: string) {
+      const res = await get().cp("POST", admin("/projects"), { slug, name: slug }, org().apiKey);
+      expect(res.status).toBe(201);
+      return res.json.id as string;
+    },
+    async putLimits(path: string, limits: unknown) {
+      const res = await get().cp("PUT", admin(`${path}/limits`), limits, org().apiKey);
+      expect(res.status).toBe(200);
+    },
+    report: (projectId: string) =>
+      get().cp("GET", admin(`/projects/${projectId}/limits-status?window=1h`), undefined, org().apiKey),
+    usage: (projectId: string) =>
+      get().cp("GET", admin(`/projects/${projectId}/usage-summary?window=1d`), undefined, org().apiKey),
+  };
+}
+
+/** A BYO chat call in project `slug`. */
+export const chatIn = (gateway: string, key: string, slug: string, n = 0) =>
+  gatewayCall(gateway, key, "/v1/chat/completions", chatBody(n), { "x-gateway-project": slug });
+
+/**
+ * Limits seen from outside, on every deployment: changes reach every gateway within 2 s, the
+ * gateways together let the configured requests per minute through (±5 %), and a budget stops
+ * managed traffic once spent, its spend matching the usage summary to the cent.
+ */
+export function limitScenarios(get: () => Deployment, label: string): void {
+  let org: TestOrg;
+  beforeAll(async () => {
+    org = await createTestOrg(get());
+  });
+  const limits = limitsAdmin(get, () => org);
+
+  it("brings a limits change to every gateway within 2 s", async () => {
+    const d = get();
+    const projectId = await limits.newProject("propagation");
+    // every gateway has read the project (and holds its entry) before the change
+    for (const g of d.gateways) expect((await chatIn(g, org.apiKey, "propagation")).status).toBe(200);
+    const changed = Date.now();
+    await limits.putLimits(`/projects/${projectId}`, { requests_per_minute: 1 });
+    const seenAfter = await Promise.all(
+      d.gateways.map((g) =>
+        within(
+          2_000,
+          async () =>
+            (await chatIn(g, org.apiKey, "propagation")).status === 429 ? Date.now() - changed : undefined,
+          50,
+        ),
+      ),
+    );
+    console.log(`${label}: a limits change refused calls on every gateway after ${seenAfter.join(", ")} ms`);
+  });
+
+  it("lets the gateways together through the configured requests per minute, within 5 %", async () => {
+    const d = get();
+    const rpm = 600;
+    const projectId = await limits.newProject("rpm-shared");
+    await limits.putLimits(`/projects/${projectId}`, { requests_per_minute: rpm });
+    // spend the idle burst on every gateway, so that what follows is the sustained rate
+    for (const g of d.gateways)
+      await within(
+        10_000,
+        async () => ((await chatIn(g, org.apiKey, "rpm-shared")).status === 429 ? true : undefined),
+        0,
+      );
+    const senders = 4;
+    const durationMs = 8_000;
+    let admitted = 0;
+    let refused = 0;
+    let other = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: senders }, async (_, s) => {
+        for (let i = 0; performance.now() - started < durationMs; i++) {
+          const g = d.gateways[(s + i) % d.gateways.length]!;
+          const { status } = await chatIn(g, org.apiKey, "rpm-shared", i);
+          if (status === 200) admitted++;
+          else if (status === 429) refused++;
+          else other++;
+          await sleep(20);
+        }
+      }),
+    );
+    const elapsedS = (performance.now() - started) / 1000;
+    const expected = (rpm / 60) * elapsedS;
+    console.log(
+      `${label}: ${admitted} calls admitted and ${refused} refused over ${elapsedS.toFixed(1)} s at ${rpm}/min ` +
+        `through ${d.gateways.length} gateway(s) (expected ${expected.toFixed(1)})`,
+    );
+    expect(other).toBe(0);
+    expect(refused).toBeGreaterThan(admitted);
+    expect(Math.abs(admitted - expected)).toBeLessThanOrEqual(expected * 0.05);
+  }, 30_000);
+
+  it("stops managed calls once a budget is spent, with its spend matching the usage summary", async () => {
+    const d = get();
+    const projectId = await limits.newProject("budget-e2e");
+    await limits.putLimits(`/projects/${projectId}`, {
+      budget: { usd: "0.000001", period: "day", applies_to: "managed" },
+    });
+    // the responses endpoint is served with the operator's key: managed
+    const responses = (g: string) =>
+      fetch(`${g}/v1/responses`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${org.apiKey}`,
+          "content-type": "application/json",
+          "x-gateway-project": "budget-e2e",
+        },
+        body: JSON.stringify({ model: "gpt-5.4-mini", input: "hello" }),
+      });
+    const first = await responses(d.gateways[0]!);
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
+    const spentAt = Date.now();
+    // priced by the costing worker, its spend published: every gateway refuses managed calls
+    for (const g of d.gateways) {
+      const refused = await within(
+        15_000,
+        async () => {
+          const res = await responses(g);
+          const body = await res.text();
+          return res.status === 429 ? { headers: res.headers, body: JSON.parse(body) } : undefined;
+        },
+        100,
+      );
+      expect(refused.headers.get("x-should-retry")).toBe("false");
+      expect(refused.body.error.code).toBe("insufficient_quota");
+    }
+    console.log(
+      `${label}: a spent budget refused managed calls on every gateway ${Date.now() - spentAt} ms after the spending call`,
+    );
+    // only managed calls so far (refused ones cost nothing): the budget's spend is the project's cost
+    const report = await limits.report(projectId);
+    expect(report.status).toBe(200);
+    const project = report.json.scopes.find((s: { scope: string }) => s.scope === "project");
+    const usage = await limits.usage(projectId);
+    const cost = usage.json.groups.reduce(
+      (sum: number, g: { customer_cost_usd: number }) => sum + g.customer_cost_usd,
+      0,
+    );
+    expect(cost).toBeGreaterThan(0);
+    expect(Math.abs(Number(project.budget.spent_usd) - cost)).toBeLessThan(0.005);
+    expect(project.refused.by_limit.budget).toBeGreaterThanOrEqual(d.gateways.length);
+    // the caller's own key is not the budget's
+    for (const g of d.gateways) expect((await chatIn(g, org.apiKey, "budget-e2e")).status).toBe(200);
+  }, 60_000);
+}
