@@ -12,7 +12,8 @@ export type WorkloadChanges = Partial<
   Pick<WorkloadRow, "name" | "captureEnabled" | "captureSampleRate" | "routeModelId" | "routeTrafficPct">
 >;
 
-async function liveProjectId(db: Services["db"], orgId: string, projectId: string) {
+/** The id of a live project of the org; 404 otherwise. */
+export async function liveProjectId(db: Services["db"], orgId: string, projectId: string) {
   const project = await findLiveProject(db, orgId, projectId);
   if (!project) throw notFound("Project");
   return project.id;
