@@ -7,6 +7,7 @@ import { requestMetrics } from "./request-metrics.ts";
 import { type RegisteredRoute, routeRegistry } from "./route-registry.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
+import { registerLimits } from "./routes/limits.ts";
 import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
 import { registerOperatorPrices } from "./routes/operator-prices.ts";
@@ -78,6 +79,7 @@ export function createControlPlane(
   registerApiKeys(registry.table(admin, surfaces.admin, "orgKey", "API keys"));
   registerProjects(registry.table(admin, surfaces.admin, "orgKey", "Projects"));
   registerRouting(registry.table(admin, surfaces.admin, "orgKey", "Routing"));
+  registerLimits(registry.table(admin, surfaces.admin, "orgKey", "Limits"));
   registerReports(registry.table(admin, surfaces.admin, "orgKey", "Reports"));
   app.route(surfaces.admin, admin);
 

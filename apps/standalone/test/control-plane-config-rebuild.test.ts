@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { type ConfigCache, configKeys, createRedisCache } from "@gateway/cache";
+import { createHash, randomUUID } from "node:crypto";
+import { type ConfigCache, configKeys, createInProcessCache, createRedisCache } from "@gateway/cache";
 import { silentLogger } from "@gateway/contracts";
 import { configSync } from "@gateway/control-plane";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./harness.ts";
+import { type Harness, type Json, startHarness } from "./harness.ts";
 
 const redisUrl = process.env.GATEWAY_TEST_ENGINES === "1" ? process.env.GATEWAY_TEST_REDIS_URL : undefined;
 
@@ -38,6 +38,37 @@ describe("control-plane config rebuild", () => {
     await rebuildRemovesStale(h.gateway.cache);
     // the org's starter key still resolves after the sweep
     expect(await h.chat(h.apiKey)).toBe(200);
+  });
+
+  it("publishes every key, project and workload with its limits, as the changes did one by one", async () => {
+    const admin = `/admin/v1/orgs/${h.orgId}`;
+    const customer = `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}`;
+    const starter = (await h.cp("GET", `${admin}/api_keys`)).json.api_keys[0].id;
+    const main = (await h.cp("GET", `${customer}/workloads`)).json.workloads.find((w: Json) => w.is_default);
+    expect((await h.cp("POST", `${customer}/workloads`, { name: "unlimited" })).status).toBe(201);
+    await h.cp("PUT", `${admin}/api_keys/${starter}/limits`, { requests_per_minute: 600 });
+    await h.cp("PUT", `${admin}/projects/${h.projectId}/limits`, {
+      budget: { usd: "12.5", period: "day", applies_to: "all" },
+    });
+    await h.cp("PUT", `${admin}/projects/${h.projectId}/workloads/${main.id}/limits`, {
+      tokens_per_minute: 5000,
+    });
+
+    const rebuilt = createInProcessCache();
+    await configSync(rebuilt).syncAll(h.gateway.internals.db);
+    const limitsAt = async (key: string) =>
+      ((await rebuilt.get(key)) as { limits?: unknown } | undefined)?.limits;
+    const keyHash = createHash("sha256").update(h.apiKey).digest("hex");
+    expect(await limitsAt(configKeys.apiKey(keyHash))).toEqual({ rpm: 600 });
+    const budget = { budget: { micros: 12_500_000, period: "day", appliesTo: "all" } };
+    expect(await limitsAt(configKeys.project(h.orgId, "default"))).toEqual(budget);
+    expect(await limitsAt(configKeys.defaultProject(h.orgId))).toEqual(budget);
+    expect(await limitsAt(configKeys.workload(h.projectId, "main"))).toEqual({ tpm: 5000 });
+    expect(await limitsAt(configKeys.defaultWorkload(h.projectId))).toEqual({ tpm: 5000 });
+    expect(await rebuilt.get(configKeys.workload(h.projectId, "unlimited"))).not.toHaveProperty("limits");
+    for (const key of await rebuilt.keys()) {
+      expect(await rebuilt.get(key), key).toEqual(await h.gateway.cache.get(key));
+    }
   });
 
   it.skipIf(!redisUrl)(

@@ -37,6 +37,14 @@ const cases: Record<string, Case> = {
   "PATCH /admin/v1/orgs/:org_id/projects/:project_id/workloads/:workload_id": {
     body: { capture_enabled: false },
   },
+  "GET /admin/v1/orgs/:org_id/api_keys/:key_id/limits": {},
+  "PUT /admin/v1/orgs/:org_id/api_keys/:key_id/limits": { body: { max_concurrent: 1 } },
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/limits": {},
+  "PUT /admin/v1/orgs/:org_id/projects/:project_id/limits": { body: { max_concurrent: 1 } },
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/workloads/:workload_id/limits": {},
+  "PUT /admin/v1/orgs/:org_id/projects/:project_id/workloads/:workload_id/limits": {
+    body: { max_concurrent: 1 },
+  },
   "GET /admin/v1/orgs/:org_id/projects/:project_id/routing-status": {},
   "GET /admin/v1/orgs/:org_id/projects/:project_id/provider-health": {},
   "GET /admin/v1/orgs/:org_id/projects/:project_id/status": {},
@@ -129,6 +137,11 @@ describe.each(testStores())("control plane: cross-org isolation (%s)", (store) =
       keys: (await h.cp("GET", `${admin}/api_keys`)).json,
       projects: (await h.cp("GET", `${admin}/projects`)).json,
       workloads: (await h.cp("GET", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`)).json,
+      limits: [
+        (await h.cp("GET", `${admin}/api_keys/${victim.key_id}/limits`)).json,
+        (await h.cp("GET", `${admin}/projects/${h.projectId}/limits`)).json,
+        (await h.cp("GET", `${admin}/projects/${h.projectId}/workloads/${victim.workload_id}/limits`)).json,
+      ],
     };
   };
 

@@ -64,6 +64,39 @@ describe("OpenAPI document and reference page", () => {
     expect(doc.paths["/operator/v1/orgs"].post.security).toEqual([{ operator: [] }]);
   });
 
+  it("documents the limits of a key, a project and a workload: GET and a strict PUT each", () => {
+    const paths = [
+      "/admin/v1/orgs/{org_id}/api_keys/{key_id}/limits",
+      "/admin/v1/orgs/{org_id}/projects/{project_id}/limits",
+      "/admin/v1/orgs/{org_id}/projects/{project_id}/workloads/{workload_id}/limits",
+    ];
+    for (const path of paths) {
+      const { get, put } = doc.paths[path];
+      expect([get.tags, put.tags], path).toEqual([["Limits"], ["Limits"]]);
+      expect(put.security).toEqual([{ orgKey: [] }]);
+      const body = put.requestBody.content["application/json"].schema;
+      expect(put.requestBody.required).toBe(false);
+      expect(body.additionalProperties).toBe(false);
+      expect(body.properties.requests_per_minute.anyOf).toContainEqual({
+        type: "integer",
+        minimum: 1,
+        maximum: 1_000_000_000,
+      });
+      const budget = body.properties.budget.anyOf.find((s: Json) => s.type === "object");
+      expect(budget.properties.usd).toMatchObject({ type: "string", pattern: expect.any(String) });
+      expect(budget.properties.period.enum).toEqual(["day", "month"]);
+      expect(Object.keys(get.responses["200"].content["application/json"].schema.properties)).toEqual([
+        "scope",
+        "scope_id",
+        "requests_per_minute",
+        "tokens_per_minute",
+        "max_concurrent",
+        "budget",
+        "updated_at",
+      ]);
+    }
+  });
+
   it("serves a self-contained HTML reference of every route", async () => {
     const res = await fetch(`${h.gateway.url}/docs`);
     expect(res.status).toBe(200);

@@ -4,6 +4,7 @@ export * from "./costing/index.ts";
 export * from "./health.ts";
 export * from "./json-rows.ts";
 export * from "./key-use.ts";
+export * from "./limits.ts";
 export * from "./migrate.ts";
 export * from "./reports/index.ts";
 export * from "./schema/index.ts";

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import type { DbConfig } from "./client.ts";
+import { type DbConfig, type DbHandle, openDb } from "./client.ts";
+import { runMigrations } from "./migrate.ts";
 
 /**
  * The stores a test suite runs against: PGlite always, and PostgreSQL when
@@ -31,6 +32,24 @@ export async function freshPostgresDatabase(
       const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
       await again.unsafe(`drop database if exists ${name} with (force)`);
       await again.end();
+    },
+  };
+}
+
+/** A migrated, empty database on `store` for one test suite; closing it drops a PostgreSQL one. */
+export async function openTestDb(
+  store: "pglite" | "postgres",
+  env: Record<string, string | undefined> = process.env,
+): Promise<DbHandle> {
+  const fresh = store === "postgres" ? await freshPostgresDatabase(env.GATEWAY_TEST_POSTGRES_URL!) : null;
+  const handle = await openDb(fresh?.config ?? { kind: "pglite", dataDir: null });
+  await runMigrations(handle);
+  if (!fresh) return handle;
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await fresh.drop();
     },
   };
 }

@@ -1,32 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  apiKeys,
-  type DbHandle,
-  freshPostgresDatabase,
-  openDb,
-  orgs,
-  recordKeyUses,
-  runMigrations,
-  testStores,
-} from "../src/index.ts";
+import { apiKeys, type DbHandle, openTestDb, orgs, recordKeyUses, testStores } from "../src/index.ts";
 
 describe.each(testStores())("key uses on %s", (store) => {
   let handle: DbHandle;
-  let drop = async () => {};
-  afterAll(async () => {
-    await handle?.close();
-    await drop();
-  });
+  afterAll(() => handle?.close());
 
   it("moves each key's last use forward to its latest, never back, in one statement per batch", async () => {
-    if (store === "pglite") handle = await openDb({ kind: "pglite", dataDir: null });
-    else {
-      const fresh = await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!);
-      drop = fresh.drop;
-      handle = await openDb(fresh.config);
-    }
-    await runMigrations(handle);
+    handle = await openTestDb(store);
     const { db } = handle;
     await db.insert(orgs).values({ id: "org_1", name: "o" });
     for (const id of ["k1", "k2", "k3"])

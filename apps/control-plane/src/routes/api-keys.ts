@@ -4,7 +4,7 @@ import {
   apiKeyCreated,
   createApiKey,
   listApiKeys,
-  publishApiKey,
+  publishNewApiKey,
   revokeApiKey,
 } from "../services/api-keys.ts";
 import { apiKeyCreatedSchema, apiKeyMetadata, apiKeyMetadataSchema } from "../services/serialize.ts";
@@ -42,7 +42,7 @@ export function registerApiKeys(t: RouteTable) {
     async (c, { body }) => {
       const services = c.get("services");
       const { value, row } = await createApiKey(services.db, c.get("orgId"), body.name ?? null);
-      await publishApiKey(services, row);
+      await publishNewApiKey(services, row);
       return c.json(apiKeyCreated(value, row), 201);
     },
   );

@@ -1,4 +1,4 @@
-import { newId } from "@gateway/contracts";
+import { newId, noLimits } from "@gateway/contracts";
 import { apiKeys } from "@gateway/db";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { notFound } from "../errors.ts";
@@ -24,8 +24,9 @@ export async function createApiKey(db: Tx, orgId: string, name: string | null) {
   return { value, row: row! };
 }
 
-export async function publishApiKey(services: Services, row: typeof apiKeys.$inferSelect) {
-  await services.sync.apiKey(row.keyHash, { id: row.id, orgId: row.orgId });
+/** Publishes a key just created: a new id has no limits yet. */
+export async function publishNewApiKey(services: Services, row: typeof apiKeys.$inferSelect) {
+  await services.sync.apiKey(row, noLimits());
 }
 
 export function apiKeyCreated(value: string, row: typeof apiKeys.$inferSelect) {

@@ -7,30 +7,55 @@ import type {
   WorkloadEntry,
 } from "@gateway/cache";
 import { configKeys } from "@gateway/cache";
-import { apiKeys, catalogDeployments, catalogModels, type Db, projects, workloads } from "@gateway/db";
+import { type Limits, type LimitsEntry, limitsEntry } from "@gateway/contracts";
+import {
+  apiKeys,
+  catalogDeployments,
+  catalogModels,
+  type Db,
+  projects,
+  readLimitsOf,
+  workloads,
+} from "@gateway/db";
 import { and, asc, eq, isNull } from "drizzle-orm";
 
+type ApiKeyRow = typeof apiKeys.$inferSelect;
 type ProjectRow = typeof projects.$inferSelect;
 type WorkloadRow = typeof workloads.$inferSelect;
 type ModelRow = typeof catalogModels.$inferSelect;
 type DeploymentRow = typeof catalogDeployments.$inferSelect;
 
+/** An entry with its scope's limits; a scope without any has no `limits` field at all. */
+function withLimits<T extends { limits?: LimitsEntry }>(entry: T, limits: Limits): T {
+  const found = limitsEntry(limits);
+  return found ? { ...entry, limits: found } : entry;
+}
+
 /**
  * Writes configuration through to the gateway's cache. Postgres stays the source of truth;
  * every change the control plane commits is published here right after, and `syncAll` rebuilds
- * the whole picture at start.
+ * the whole picture at start. A key, project or workload entry carries the scope's limits, so
+ * whoever publishes one passes the limits it has now: an entry written without them would drop
+ * them on the gateway.
  */
 export function configSync(cache: ConfigCache) {
-  const projectEntry = (p: ProjectRow): ProjectEntry => ({ id: p.id, orgId: p.orgId, slug: p.slug });
-  const workloadEntry = (w: WorkloadRow): WorkloadEntry => ({
-    id: w.id,
-    projectId: w.projectId,
-    name: w.name,
-    captureEnabled: w.captureEnabled,
-    captureSampleRate: w.captureSampleRate,
-    routeModelId: w.routeModelId,
-    routeTrafficPct: w.routeTrafficPct,
-  });
+  const apiKeyEntry = (k: ApiKeyRow, limits: Limits) =>
+    withLimits<ApiKeyEntry>({ id: k.id, orgId: k.orgId }, limits);
+  const projectEntry = (p: ProjectRow, limits: Limits) =>
+    withLimits<ProjectEntry>({ id: p.id, orgId: p.orgId, slug: p.slug }, limits);
+  const workloadEntry = (w: WorkloadRow, limits: Limits) =>
+    withLimits<WorkloadEntry>(
+      {
+        id: w.id,
+        projectId: w.projectId,
+        name: w.name,
+        captureEnabled: w.captureEnabled,
+        captureSampleRate: w.captureSampleRate,
+        routeModelId: w.routeModelId,
+        routeTrafficPct: w.routeTrafficPct,
+      },
+      limits,
+    );
 
   const deploymentEntry = (d: DeploymentRow): DeploymentEntry => ({
     id: d.id,
@@ -43,26 +68,29 @@ export function configSync(cache: ConfigCache) {
   });
 
   const sync = {
-    async apiKey(keyHash: string, entry: ApiKeyEntry) {
-      await cache.set(configKeys.apiKey(keyHash), entry);
+    async apiKey(k: ApiKeyRow, limits: Limits) {
+      await cache.set(configKeys.apiKey(k.keyHash), apiKeyEntry(k, limits));
     },
     async revokeApiKey(keyHash: string) {
       await cache.delete(configKeys.apiKey(keyHash));
     },
-    async project(p: ProjectRow) {
-      if (p.deletedAt) {
-        // Dropping the project key is what makes the gateway stop resolving it; its workload
-        // keys are unreachable from then on and are dropped by `deletedProjectWorkloads`.
-        await cache.delete(configKeys.project(p.orgId, p.slug));
-        if (p.isDefault) await cache.delete(configKeys.defaultProject(p.orgId));
-        return;
-      }
-      await cache.set(configKeys.project(p.orgId, p.slug), projectEntry(p));
-      if (p.isDefault) await cache.set(configKeys.defaultProject(p.orgId), projectEntry(p));
+    async project(p: ProjectRow, limits: Limits) {
+      const entry = projectEntry(p, limits);
+      await cache.set(configKeys.project(p.orgId, p.slug), entry);
+      if (p.isDefault) await cache.set(configKeys.defaultProject(p.orgId), entry);
     },
-    async workload(w: WorkloadRow) {
-      await cache.set(configKeys.workload(w.projectId, w.name), workloadEntry(w));
-      if (w.isDefault) await cache.set(configKeys.defaultWorkload(w.projectId), workloadEntry(w));
+    /**
+     * Dropping the project key is what makes the gateway stop resolving it; its workload keys
+     * are unreachable from then on and are dropped by `deletedProjectWorkloads`.
+     */
+    async removeProject(p: ProjectRow) {
+      await cache.delete(configKeys.project(p.orgId, p.slug));
+      if (p.isDefault) await cache.delete(configKeys.defaultProject(p.orgId));
+    },
+    async workload(w: WorkloadRow, limits: Limits) {
+      const entry = workloadEntry(w, limits);
+      await cache.set(configKeys.workload(w.projectId, w.name), entry);
+      if (w.isDefault) await cache.set(configKeys.defaultWorkload(w.projectId), entry);
     },
     async removeWorkload(w: WorkloadRow) {
       await cache.delete(configKeys.workload(w.projectId, w.name));
@@ -106,7 +134,8 @@ export function configSync(cache: ConfigCache) {
       );
     },
     /**
-     * Publishes every live key, project, workload and catalog model, and deletes every other
+     * Publishes every live key, project, workload (each with its limits, read in one query per
+     * kind) and catalog model, and deletes every other
      * entry in the cache: a revoked key or deleted project whose delete never reached the cache
      * (a lost write, a restored snapshot) would otherwise stay there for good. Run at start and
      * whenever the cache returns from an outage.
@@ -125,14 +154,29 @@ export function configSync(cache: ConfigCache) {
       };
       const live = configSync(recording);
       const keys = await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt));
-      for (const k of keys) await live.apiKey(k.keyHash, { id: k.id, orgId: k.orgId });
+      const keyLimits = await readLimitsOf(
+        db,
+        "api_key",
+        keys.map((k) => k.id),
+      );
+      for (const k of keys) await live.apiKey(k, keyLimits(k.id));
       const liveProjects = await db.select().from(projects).where(isNull(projects.deletedAt));
-      for (const p of liveProjects) await live.project(p);
+      const projectLimits = await readLimitsOf(
+        db,
+        "project",
+        liveProjects.map((p) => p.id),
+      );
+      for (const p of liveProjects) await live.project(p, projectLimits(p.id));
       const rows = await db
         .select({ w: workloads })
         .from(workloads)
         .innerJoin(projects, and(eq(projects.id, workloads.projectId), isNull(projects.deletedAt)));
-      for (const { w } of rows) await live.workload(w);
+      const workloadLimits = await readLimitsOf(
+        db,
+        "workload",
+        rows.map(({ w }) => w.id),
+      );
+      for (const { w } of rows) await live.workload(w, workloadLimits(w.id));
       await live.catalog(db);
       for (const key of before) if (!written.has(key)) await cache.delete(key);
     },

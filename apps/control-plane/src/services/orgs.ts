@@ -1,6 +1,6 @@
 import { newId } from "@gateway/contracts";
 import { orgs } from "@gateway/db";
-import { apiKeyCreated, createApiKey, publishApiKey } from "./api-keys.ts";
+import { apiKeyCreated, createApiKey, publishNewApiKey } from "./api-keys.ts";
 import type { Services } from "./context.ts";
 import { ensureDefaultProject } from "./projects.ts";
 import { orgObject, projectObject } from "./serialize.ts";
@@ -15,7 +15,7 @@ export async function createOrg(services: Services, name: string) {
     const key = await createApiKey(tx, org!.id, "starter");
     return { org: org!, key };
   });
-  await publishApiKey(services, key.row);
+  await publishNewApiKey(services, key.row);
   const project = await ensureDefaultProject(services, org.id);
   return {
     org: orgObject(org),

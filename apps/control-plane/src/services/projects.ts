@@ -1,5 +1,5 @@
-import { newId } from "@gateway/contracts";
-import { projects, workloads } from "@gateway/db";
+import { newId, noLimits } from "@gateway/contracts";
+import { projects, readLimits, workloads } from "@gateway/db";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
@@ -10,6 +10,15 @@ export const defaultProjectSlug = "default";
 export const defaultWorkloadName = "main";
 
 type ProjectRow = typeof projects.$inferSelect;
+
+/** Publishes a project just created with its main workload: new ids, so neither has limits yet. */
+async function publishNewProject(
+  services: Services,
+  created: { project: ProjectRow; workload: typeof workloads.$inferSelect },
+) {
+  await services.sync.project(created.project, noLimits());
+  await services.sync.workload(created.workload, noLimits());
+}
 
 /**
  * A new project and its main (default) workload, in one transaction: every project has exactly
@@ -37,8 +46,7 @@ export async function createProject(services: Services, orgId: string, slug: str
     return { project, workload: workload! };
   });
   if (!created) throw new ApiError("conflict", `A live project already has the slug '${slug}'.`);
-  await services.sync.project(created.project);
-  await services.sync.workload(created.workload);
+  await publishNewProject(services, created);
   return created.project;
 }
 
@@ -73,7 +81,7 @@ export async function renameProject(services: Services, orgId: string, slug: str
       .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
       .returning();
     if (!row) throw notFound("Project");
-    await services.sync.project(row);
+    await services.sync.project(row, (await readLimits(tx, "project", row.id)).limits);
     return row;
   });
 }
@@ -90,7 +98,7 @@ export async function deleteProject(services: Services, orgId: string, slug: str
       .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
       .returning();
     if (!row) throw notFound("Project");
-    await services.sync.project(row);
+    await services.sync.removeProject(row);
     const rows = await tx.select().from(workloads).where(eq(workloads.projectId, row.id));
     await services.sync.deletedProjectWorkloads(row.id, rows);
     return row;
@@ -116,8 +124,7 @@ export async function ensureDefaultProject(services: Services, orgId: string) {
         .returning();
       return { project: project!, workload: workload! };
     });
-    await services.sync.project(created.project);
-    await services.sync.workload(created.workload);
+    await publishNewProject(services, created);
     return created.project;
   } catch (error) {
     // Lost a race with another request (or the slug "default" is taken by a non-default project).

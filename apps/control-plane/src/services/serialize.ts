@@ -1,4 +1,14 @@
-import type { apiKeys, captureIndex, catalogModels, orgs, projects, workloads } from "@gateway/db";
+import { limitScopes, limitsSchema } from "@gateway/contracts";
+import type {
+  apiKeys,
+  captureIndex,
+  catalogModels,
+  LimitsTarget,
+  orgs,
+  projects,
+  ScopeLimits,
+  workloads,
+} from "@gateway/db";
 import { z } from "zod";
 
 /**
@@ -124,4 +134,27 @@ export function catalogModelItem(
   m: typeof catalogModels.$inferSelect,
 ): z.infer<typeof catalogModelItemSchema> {
   return { id: m.id, display_name: m.displayName, active: m.active, created_at: m.createdAt.toISOString() };
+}
+
+export const scopeLimitsSchema = z.object({
+  scope: z.enum(limitScopes),
+  scope_id: z
+    .string()
+    .meta({ description: "The key's `api_key_`, the project's `proj_` or the workload's `usp_` id." }),
+  ...limitsSchema.shape,
+  updated_at: timestamp
+    .nullable()
+    .meta({ description: "When the limits last changed; null while the scope has none." }),
+});
+
+export function scopeLimitsObject(
+  target: LimitsTarget,
+  stored: ScopeLimits,
+): z.infer<typeof scopeLimitsSchema> {
+  return {
+    scope: target.scope,
+    scope_id: target.scopeId,
+    ...stored.limits,
+    updated_at: stored.updatedAt?.toISOString() ?? null,
+  };
 }

@@ -1,5 +1,5 @@
-import { newId } from "@gateway/contracts";
-import { workloads } from "@gateway/db";
+import { newId, noLimits } from "@gateway/contracts";
+import { readLimits, workloads } from "@gateway/db";
 import { and, asc, eq } from "drizzle-orm";
 import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
@@ -12,7 +12,8 @@ export type WorkloadChanges = Partial<
   Pick<WorkloadRow, "name" | "captureEnabled" | "captureSampleRate" | "routeModelId" | "routeTrafficPct">
 >;
 
-async function liveProjectId(db: Services["db"], orgId: string, projectId: string) {
+/** The id of a live project of the org; 404 otherwise. */
+export async function liveProjectId(db: Services["db"], orgId: string, projectId: string) {
   const project = await findLiveProject(db, orgId, projectId);
   if (!project) throw notFound("Project");
   return project.id;
@@ -51,7 +52,8 @@ export async function createWorkload(
     .onConflictDoNothing()
     .returning();
   if (!row) throw duplicateName(input.name);
-  await services.sync.workload(row);
+  // a new id: no limits yet
+  await services.sync.workload(row, noLimits());
   return row;
 }
 
@@ -91,8 +93,9 @@ export async function updateWorkload(
         .returning();
       // Published while the row lock is held, so that concurrent changes to this workload reach
       // the gateway's cache in the order they commit. The new name goes out before the old one
-      // is dropped, so the workload never vanishes in between.
-      await services.sync.workload(updated!);
+      // is dropped, so the workload never vanishes in between. Its limits are read under the same
+      // lock, which a change of the limits takes too, so the entry keeps them.
+      await services.sync.workload(updated!, (await readLimits(tx, "workload", updated!.id)).limits);
       if (before.name !== updated!.name) await services.sync.removeWorkload(before);
       return updated!;
     });
