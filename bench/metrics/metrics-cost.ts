@@ -15,6 +15,7 @@ const metrics = createMetrics();
 const measure = gatewayMetrics(metrics, {
   bus: createInProcessBus(),
   cache: createInProcessCache(),
+  limits: null,
   inFlight: () => 0,
 });
 const limits = { spillBytes: 1 << 20, maxBytes: 32 << 20, spillDir: "/nonexistent" };

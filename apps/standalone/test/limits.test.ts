@@ -151,7 +151,7 @@ describe("limits on the embedded default", () => {
     expect(refused.status).toBe(429);
     const body = (await refused.json()) as Json;
     expect(body).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
-    expect(body.error.message).toContain("workload 'default' on tokens per minute: limit 1.");
+    expect(body.error.message).toContain("workload 'main' on tokens per minute: limit 1.");
     expect(body.request_id).toBe(refused.headers.get("x-gateway-request-id"));
     expect(refused.headers.get("anthropic-ratelimit-tokens-limit")).toBe("1");
     expect(refused.headers.get("anthropic-ratelimit-tokens-remaining")).toBe("0");

@@ -1,0 +1,104 @@
+/**
+ * `pnpm bench:limits`: the CPU the gateway spends on limits per call, measured alone (the load
+ * bench cannot resolve a few microseconds in calls of several hundred). It runs the gateway's own
+ * admission stage (`admit`, then `settleLimits` as a call ends) over calls whose key, project and
+ * workload all carry limits (requests, tokens and calls at once), never refused, against:
+ *   - no limits set: what every call without limits pays;
+ *   - the in-process store of the all-in-one process;
+ *   - the Redis store of the split gateway (set `BENCH_REDIS_URL`), 32 calls in flight: the
+ *     gateway process's CPU only (Redis's own is not the gateway's).
+ */
+
+import { silentLogger } from "@gateway/contracts";
+import { createInProcessLimits, createRedisLimits, type LimitStore } from "@gateway/limits";
+import { endpointSpecs } from "@gateway/providers";
+import { admit, settleLimits } from "../../apps/gateway/src/admission.ts";
+import type { CallPlan } from "../../apps/gateway/src/attempt.ts";
+import { newCallState } from "../../apps/gateway/src/call-state.ts";
+import type { Caller } from "../../apps/gateway/src/resolve-caller.ts";
+
+const huge = 1_000_000_000;
+const limited: Caller = {
+  apiKey: { id: "key_bench", orgId: "org_bench", limits: { rpm: huge } },
+  project: { id: "proj_bench", orgId: "org_bench", slug: "bench", limits: { tpm: huge } },
+  workload: {
+    id: "wl_bench",
+    projectId: "proj_bench",
+    name: "default",
+    captureEnabled: false,
+    captureSampleRate: 0,
+    routeModelId: null,
+    routeTrafficPct: 0,
+    limits: { concurrent: huge },
+  },
+};
+const unlimited: Caller = {
+  apiKey: { id: "key_free", orgId: "org_bench" },
+  project: { id: "proj_free", orgId: "org_bench", slug: "free" },
+  workload: { ...limited.workload, id: "wl_free", limits: undefined },
+};
+const plan = { primary: { mode: "byo" }, fallback: null } as unknown as CallPlan;
+const answerLimits = { spillBytes: 1 << 20, maxBytes: 32 << 20, spillDir: "/nonexistent" };
+const usage = {
+  input_tokens: 900,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_creation_5m_input_tokens: 0,
+  cache_creation_1h_input_tokens: 0,
+  output_tokens: 120,
+};
+
+let n = 0;
+async function oneCall(limits: LimitStore, caller: Caller) {
+  const call = newCallState(`req_${++n}`, endpointSpecs.chat_completions, "byo", answerLimits);
+  call.caller = caller;
+  const admitted = await admit(limits, call, plan);
+  if (!admitted.ok) throw new Error(`refused: ${JSON.stringify(admitted.refusal)}`);
+  call.usage = usage;
+  settleLimits(limits, call);
+}
+
+/** CPU microseconds per call over `total` calls, `inFlight` at a time. */
+async function cpuMicros(
+  limits: LimitStore,
+  caller: Caller,
+  total: number,
+  inFlight: number,
+): Promise<number> {
+  const start = process.cpuUsage();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < total) await oneCall(limits, caller);
+    }),
+  );
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / total;
+}
+
+async function measure(label: string, limits: LimitStore, caller: Caller, total: number, inFlight: number) {
+  await cpuMicros(limits, caller, total, inFlight); // warm-up
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await cpuMicros(limits, caller, total, inFlight));
+  console.log(
+    `${label}: ${runs.map((us) => us.toFixed(2)).join(" / ")} µs of CPU per call (3 runs of ${total})`,
+  );
+}
+
+const inProcess = createInProcessLimits();
+await measure("no limits set", inProcess, unlimited, 500_000, 1);
+await measure("in process, 3 scopes limited", inProcess, limited, 200_000, 1);
+
+const redisUrl = process.env.BENCH_REDIS_URL;
+if (redisUrl) {
+  const redis = createRedisLimits({
+    url: redisUrl,
+    log: silentLogger,
+    timeoutMs: 1_000,
+    namespace: `bench-${process.pid}`,
+    instanceId: "bench",
+  });
+  while (redis.counting() !== "shared") await new Promise((r) => setTimeout(r, 50));
+  await measure("redis, 3 scopes limited, 32 in flight", redis, limited, 20_000, 32);
+  await redis.close();
+} else console.log("redis: skipped (set BENCH_REDIS_URL)");
