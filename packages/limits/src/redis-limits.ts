@@ -1,4 +1,4 @@
-import type { Logger } from "@gateway/contracts";
+import type { LimitsEntry, Logger } from "@gateway/contracts";
 import { Redis } from "ioredis";
 import { bucketUse } from "./buckets.ts";
 import type { Admission, AdmitRequest, Lease, LimitStore, ScopeLimits } from "./limit-store.ts";
@@ -76,12 +76,20 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     buckets: `${ns}:b:${s.scope}:${s.id}`,
     flight: `${ns}:f:${s.scope}:${s.id}`,
   });
-  /** A scope as the admit script reads it (`redis-scripts.ts`): one string, not eight arguments. */
+  /**
+   * A scope as the admit script reads it (`redis-scripts.ts`): one string, not eight arguments.
+   * All but the period's start is kept per limits entry, which lives as long as its config copy.
+   */
+  const packed = new WeakMap<LimitsEntry, string>();
   const packScope = ({ scope, id, limits }: ScopeLimits, at: number) => {
-    const { rpm, tpm, concurrent, budget } = limits;
-    const period = budget ? `${budget.period}\t${currentPeriod(budget.period, at).start}` : "day\t-";
-    const all = budget?.appliesTo === "all" ? 1 : 0;
-    return `${scope}:${id}\t${rpm ?? 0}\t${tpm ?? 0}\t${concurrent ?? 0}\t${budget?.micros ?? 0}\t${all}\t${period}`;
+    let fixed = packed.get(limits);
+    if (fixed === undefined) {
+      const { rpm, tpm, concurrent, budget } = limits;
+      const all = budget?.appliesTo === "all" ? 1 : 0;
+      fixed = `${scope}:${id}\t${rpm ?? 0}\t${tpm ?? 0}\t${concurrent ?? 0}\t${budget?.micros ?? 0}\t${all}\t${budget?.period ?? "day"}`;
+      packed.set(limits, fixed);
+    }
+    return limits.budget ? `${fixed}\t${currentPeriod(limits.budget.period, at).start}` : `${fixed}\t-`;
   };
   const redisFailed = (what: string, error: unknown) => {
     if (Date.now() >= skipRedisUntil)
@@ -121,10 +129,11 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   function sendAdmits() {
     const batch = admits;
     admits = [];
-    const args: (string | number)[] = [ns, leaseMs, batch.length];
+    const args: (string | number)[] = [ns, leaseMs];
     for (const { request, at } of batch) {
-      args.push(request.scopes.length, request.managed ? 1 : 0, request.requestId);
-      for (const s of request.scopes) args.push(packScope(s, at));
+      let call = `${request.managed ? 1 : 0}\t${request.requestId}`;
+      for (const s of request.scopes) call += `\n${packScope(s, at)}`;
+      args.push(call);
     }
     admitCall(0, ...args).then(
       (answer) => {
@@ -208,7 +217,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     const batch = settles;
     settles = [];
     // a settle that does not reach Redis leaves the slots to their leases and the tokens uncounted
-    settleCall(0, ns, ...batch).catch((error: unknown) => redisFailed("settle", error));
+    settleCall(0, ns, batch.join("\n")).catch((error: unknown) => redisFailed("settle", error));
   }
 
   const renewTimer = setInterval(() => {

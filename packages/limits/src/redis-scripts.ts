@@ -20,26 +20,27 @@ end
 
 /**
  * Admits a batch of calls, in order, each as if alone. Keys are built here from the namespace
- * (ARGV[1]) and each scope's name: one string per scope instead of eight arguments is most of
- * what keeps the gateway's CPU per call low (a single Redis, not a cluster, is assumed: keys a
- * script builds cannot be routed). ARGV: namespace, lease ms, call count, then per call: scope
- * count, managed (1/0), request id, then per scope the tab-separated "<scope>:<id>, rpm, tpm,
- * concurrent, budget micros, budget applies to all (1/0), budget period, period start"; a 0 limit
- * is no limit. Returns three numbers per call: {0, 0, 0} when admitted, else {scope index
- * (1-based), limit code (1 requests, 2 tokens, 3 concurrent, 4 budget), wait ms (budget: 0, the
- * caller knows its period)}.
+ * (ARGV[1]) and each scope's name, and each call is one string: a few arguments per batch
+ * instead of eight per scope is most of what keeps the gateway's CPU per call low (a single
+ * Redis, not a cluster, is assumed: keys a script builds cannot be routed). ARGV: namespace,
+ * lease ms, then one argument per call: lines, the first "managed (1/0)<tab>request id", then one
+ * per scope with the tab-separated "<scope>:<id>, rpm, tpm, concurrent, budget micros, budget
+ * applies to all (1/0), budget period, period start"; a 0 limit is no limit. Returns three
+ * numbers per call: {0, 0, 0} when admitted, else {scope index (1-based), limit code (1 requests,
+ * 2 tokens, 3 concurrent, 4 budget), wait ms (budget: 0, the caller knows its period)}.
  */
 export const admitScript = `${now}
 local ns, lease_ms = ARGV[1], tonumber(ARGV[2])
-local function fields(packed)
-  local f = {}
-  for part in string.gmatch(packed, '[^\t]+') do f[#f + 1] = part end
-  return f
+local function split(text, separator)
+  local parts = {}
+  for part in string.gmatch(text, '[^' .. separator .. ']+') do parts[#parts + 1] = part end
+  return parts
 end
-local function admit(a, n, managed, request_id)
+local function admit(lines, managed, request_id)
   local taken, scopes = {}, {}
+  local n = #lines - 1
   for i = 1, n do
-    local f = fields(ARGV[a + i])
+    local f = split(lines[i + 1], '\\t')
     local s = { buckets = ns .. ':b:' .. f[1], flight = ns .. ':f:' .. f[1], conc = tonumber(f[4]) }
     scopes[i] = s
     local rpm, tpm, budget = tonumber(f[2]), tonumber(f[3]), tonumber(f[5])
@@ -76,28 +77,27 @@ local function admit(a, n, managed, request_id)
   return 0, 0, 0
 end
 local out = {}
-local a = 3
-for c = 1, tonumber(ARGV[3]) do
-  local n, managed, request_id = tonumber(ARGV[a + 1]), ARGV[a + 2] == '1', ARGV[a + 3]
-  a = a + 3
-  local index, code, wait = admit(a, n, managed, request_id)
+for c = 3, #ARGV do
+  local lines = split(ARGV[c], '\\n')
+  local head = split(lines[1], '\\t')
+  local index, code, wait = admit(lines, head[1] == '1', head[2])
   out[#out + 1] = index
   out[#out + 1] = code
   out[#out + 1] = wait
-  a = a + n
 end
 return out
 `;
 
 /**
  * The end of a batch of calls: frees their slots and spends their tokens. ARGV: namespace, then
- * per settled scope the tab-separated "<scope>:<id>, request id, tpm (0 = none), tokens".
+ * one line per settled scope, all in one argument: the tab-separated "<scope>:<id>, request id,
+ * tpm (0 = none), tokens".
  */
 export const settleScript = `${now}
 local ns = ARGV[1]
-for i = 2, #ARGV do
+for line in string.gmatch(ARGV[2], '[^\\n]+') do
   local f = {}
-  for part in string.gmatch(ARGV[i], '[^\t]+') do f[#f + 1] = part end
+  for part in string.gmatch(line, '[^\\t]+') do f[#f + 1] = part end
   local buckets = ns .. ':b:' .. f[1]
   redis.call('ZREM', ns .. ':f:' .. f[1], f[2])
   local tpm, tokens = tonumber(f[3]), tonumber(f[4])
