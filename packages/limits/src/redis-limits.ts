@@ -117,19 +117,29 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     done(admission: Admission): void;
   }
   let admits: PendingAdmit[] = [];
+  /** Scopes of calls that ended this turn, settled with the turn's admits: nobody waits on them. */
+  let settles: string[] = [];
 
   function admit(request: AdmitRequest): Promise<Admission> {
     if (!sharing()) return Promise.resolve(admitLocally(request));
     return new Promise((done) => {
-      if (admits.length === 0) setImmediate(sendAdmits);
+      if (admits.length === 0 && settles.length === 0) setImmediate(flush);
       admits.push({ request, at: Date.now(), done });
     });
   }
 
-  function sendAdmits() {
+  /** The turn's settles and admits, as one command (or the settles alone). */
+  function flush() {
+    const ended = settles.join("\n");
+    settles = [];
+    if (admits.length === 0) {
+      // a settle that does not reach Redis leaves the slots to their leases and the tokens uncounted
+      settleCall(0, ns, ended).catch((error: unknown) => redisFailed("settle", error));
+      return;
+    }
     const batch = admits;
     admits = [];
-    const args: (string | number)[] = [ns, leaseMs];
+    const args: (string | number)[] = [ns, leaseMs, ended];
     for (const { request, at } of batch) {
       let call = `${request.managed ? 1 : 0}\t${request.requestId}`;
       for (const s of request.scopes) call += `\n${packScope(s, at)}`;
@@ -198,9 +208,6 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     };
   }
 
-  /** Settles wait for the turn's end too, and go as one script: nobody waits on them. */
-  let settles: string[] = [];
-
   function settle(lease: Lease, tokens: number) {
     if (localLeases.has(lease)) return local.settle(lease, tokens, share);
     slotHolders.delete(lease);
@@ -210,14 +217,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
       if (!s.limits.concurrent && !(tpm > 0 && tokens > 0)) continue;
       settles.push(`${s.scope}:${s.id}\t${lease.requestId}\t${tpm}\t${tokens}`);
     }
-    if (before === 0 && settles.length > 0) setImmediate(sendSettles);
-  }
-
-  function sendSettles() {
-    const batch = settles;
-    settles = [];
-    // a settle that does not reach Redis leaves the slots to their leases and the tokens uncounted
-    settleCall(0, ns, batch.join("\n")).catch((error: unknown) => redisFailed("settle", error));
+    if (before === 0 && admits.length === 0 && settles.length > 0) setImmediate(flush);
   }
 
   const renewTimer = setInterval(() => {

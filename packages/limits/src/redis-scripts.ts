@@ -16,14 +16,35 @@ local function keep(key, tat_r, tat_t)
   local ttl = math.max(tat_r, tat_t) - now + 1000
   if ttl > 0 then redis.call('PEXPIRE', key, math.ceil(ttl)) end
 end
+local function split(text, separator)
+  local parts = {}
+  for part in string.gmatch(text, '[^' .. separator .. ']+') do parts[#parts + 1] = part end
+  return parts
+end
+-- calls that ended: one line each per scope to settle, "<scope>:<id>, request id, tpm (0 =
+-- none), tokens" tab-separated; their slots free and their tokens are spent
+local function settle(ns, text)
+  for _, line in ipairs(split(text, '\\n')) do
+    local f = split(line, '\\t')
+    local buckets = ns .. ':b:' .. f[1]
+    redis.call('ZREM', ns .. ':f:' .. f[1], f[2])
+    local tpm, tokens = tonumber(f[3]), tonumber(f[4])
+    if tpm > 0 and tokens > 0 then
+      local next = math.max(num(redis.call('HGET', buckets, 't')), now) + tokens * minute / tpm
+      redis.call('HSET', buckets, 't', fmt(next))
+      keep(buckets, num(redis.call('HGET', buckets, 'r')), next)
+    end
+  end
+end
 `;
 
 /**
- * Admits a batch of calls, in order, each as if alone. Keys are built here from the namespace
- * (ARGV[1]) and each scope's name, and each call is one string: a few arguments per batch
- * instead of eight per scope is most of what keeps the gateway's CPU per call low (a single
- * Redis, not a cluster, is assumed: keys a script builds cannot be routed). ARGV: namespace,
- * lease ms, then one argument per call: lines, the first "managed (1/0)<tab>request id", then one
+ * Settles the calls that ended, then admits a batch of calls, in order, each as if alone: one
+ * command per turn of the gateway's event loop. Keys are built here from the namespace (ARGV[1])
+ * and each scope's name, and each call is one string: a few arguments per batch instead of eight
+ * per scope is most of what keeps the gateway's CPU per call low (a single Redis, not a cluster,
+ * is assumed: keys a script builds cannot be routed). ARGV: namespace, lease ms, the calls to
+ * settle (see `settle`; "" when none), then one argument per call to admit: lines, the first "managed (1/0)<tab>request id", then one
  * per scope with the tab-separated "<scope>:<id>, rpm, tpm, concurrent, budget micros, budget
  * applies to all (1/0), budget period, period start"; a 0 limit is no limit. Returns three
  * numbers per call: {0, 0, 0} when admitted, else {scope index (1-based), limit code (1 requests,
@@ -31,11 +52,7 @@ end
  */
 export const admitScript = `${now}
 local ns, lease_ms = ARGV[1], tonumber(ARGV[2])
-local function split(text, separator)
-  local parts = {}
-  for part in string.gmatch(text, '[^' .. separator .. ']+') do parts[#parts + 1] = part end
-  return parts
-end
+settle(ns, ARGV[3])
 local function admit(lines, managed, request_id)
   local taken, scopes = {}, {}
   local n = #lines - 1
@@ -77,7 +94,7 @@ local function admit(lines, managed, request_id)
   return 0, 0, 0
 end
 local out = {}
-for c = 3, #ARGV do
+for c = 4, #ARGV do
   local lines = split(ARGV[c], '\\n')
   local head = split(lines[1], '\\t')
   local index, code, wait = admit(lines, head[1] == '1', head[2])
@@ -88,25 +105,9 @@ end
 return out
 `;
 
-/**
- * The end of a batch of calls: frees their slots and spends their tokens. ARGV: namespace, then
- * one line per settled scope, all in one argument: the tab-separated "<scope>:<id>, request id,
- * tpm (0 = none), tokens".
- */
+/** Settles the calls that ended (a turn that admitted none). ARGV: namespace, the calls to settle. */
 export const settleScript = `${now}
-local ns = ARGV[1]
-for line in string.gmatch(ARGV[2], '[^\\n]+') do
-  local f = {}
-  for part in string.gmatch(line, '[^\\t]+') do f[#f + 1] = part end
-  local buckets = ns .. ':b:' .. f[1]
-  redis.call('ZREM', ns .. ':f:' .. f[1], f[2])
-  local tpm, tokens = tonumber(f[3]), tonumber(f[4])
-  if tpm > 0 and tokens > 0 then
-    local next = math.max(num(redis.call('HGET', buckets, 't')), now) + tokens * minute / tpm
-    redis.call('HSET', buckets, 't', fmt(next))
-    keep(buckets, num(redis.call('HGET', buckets, 'r')), next)
-  end
-end
+settle(ARGV[1], ARGV[2])
 return 0
 `;
 
