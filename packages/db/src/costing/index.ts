@@ -2,3 +2,4 @@ export * from "./measures.ts";
 export * from "./price-seed.ts";
 export * from "./pricing.ts";
 export * from "./record-calls.ts";
+export * from "./spend.ts";

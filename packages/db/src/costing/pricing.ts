@@ -3,10 +3,12 @@ import type { Db } from "../client.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
 import { hourOf, modelKey } from "./measures.ts";
 import { requestIdIn } from "./record-calls.ts";
+import { addToSpend, dayOf } from "./spend.ts";
 
 /**
  * Prices (or re-prices) the calls with usage that `scope` selects over `calls c`, and moves the
- * hourly rollups' cost by exactly the change, in one statement.
+ * hourly rollups' cost and the daily spend of each call's key, project and workload by exactly
+ * the change, in one statement: budgets then read a spend that always equals the calls' cost.
  *
  * The price of a call is the row for its served model with the latest `effective_from` at or
  * before the call's `received_at`. Money stays in `numeric`: per-million prices times integer
@@ -25,7 +27,7 @@ export async function priceCalls(db: Db, scope: SQL): Promise<number> {
     sql`
     with target as (
       select c.request_id, c.project_id, ${hourOf} as hour, c.workload_id, c.provider_label,
-             ${modelKey} as model, c.route,
+             ${modelKey} as model, c.route, c.api_key_id, c.mode, ${dayOf} as day,
              c.customer_cost_usd as old_cost, c.pricing_status as old_status, c.unpriced_reason as old_reason,
              c.price_id as old_price_id,
              p.id as price_id,
@@ -84,8 +86,13 @@ export async function priceCalls(db: Db, scope: SQL): Promise<number> {
       where r.project_id = d.project_id and r.hour = d.hour and r.workload_id = d.workload_id
         and r.provider_label = d.provider_label and r.model = d.model and r.route = d.route
       returning 1
+    ),
+    spent as (
+      ${addToSpend}
+      returning 1
     )
-    select (select count(*) from updated) as changed, (select count(*) from rolled) as rolled`,
+    select (select count(*) from updated) as changed, (select count(*) from rolled) as rolled,
+           (select count(*) from spent) as spent`,
   );
   return toCount(rows[0]?.changed);
 }
