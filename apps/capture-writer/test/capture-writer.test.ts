@@ -5,34 +5,16 @@ import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessBus } from "@gateway/bus";
 import { type CallEvent, callsTopic, silentLogger } from "@gateway/contracts";
 import { captureIndex, openDb, runMigrations } from "@gateway/db";
+import { testCallEvent } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { captureKey, startCaptureWriter } from "../src/index.ts";
 
 function event(requestId: string, captured: boolean): CallEvent {
-  return {
-    schema: callsTopic,
+  return testCallEvent({
     request_id: requestId,
-    org_id: "org_1",
-    project_id: "proj_1",
-    workload_id: "usp_1",
-    api_key_id: "api_key_1",
     received_at: "2026-11-21T10:00:00.000Z",
-    endpoint: "chat_completions",
-    provider_label: "provider_b",
-    mode: "byo",
-    route: "primary",
-    requested_model: "gpt-5.4-mini",
-    served_model: "gpt-5.4-mini",
-    stream: false,
-    status: 200,
-    first_byte_ms: 3,
-    total_ms: 4,
-    stream_outcome: "complete",
-    error: null,
     upstream_request_id: "req_up",
     upstream_response_id: "chatcmpl-1",
-    tags: {},
-    usage: null,
     capture: captured
       ? {
           request_headers: { "content-type": "application/json" },
@@ -41,7 +23,7 @@ function event(requestId: string, captured: boolean): CallEvent {
           response_body: { encoding: "base64", data: Buffer.from([0xff, 0xfe, 0x00]).toString("base64") },
         }
       : null,
-  };
+  });
 }
 
 describe("capture writer", () => {

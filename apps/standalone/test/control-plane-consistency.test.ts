@@ -1,5 +1,6 @@
-import { type CallEvent, callsTopic } from "@gateway/contracts";
+import { callsTopic } from "@gateway/contracts";
 import { calls, testStores } from "@gateway/db";
+import { plainUsage, testCallEvent } from "@gateway/testkit";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployment, eventually, type Harness, putCatalogModel, startHarness } from "./harness.ts";
@@ -87,42 +88,19 @@ describe.each(testStores())("control-plane consistency (%s)", (store) => {
 
   it("records calls whose token counts exceed 32 bits", async () => {
     const requestId = "req_bigtokens0000000000000000";
-    const usage = {
-      input_tokens: 3_000_000_000,
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-      cache_creation_5m_input_tokens: 0,
-      cache_creation_1h_input_tokens: 0,
-      output_tokens: 5_000_000_000,
-      raw: {},
-    };
     const workloadList = await h.cp("GET", workloads());
-    const event: CallEvent = {
-      schema: callsTopic,
+    const event = testCallEvent({
       request_id: requestId,
       org_id: h.orgId,
       project_id: h.projectId,
       workload_id: workloadList.json.workloads[0].id,
       api_key_id: "api_key_x",
-      received_at: new Date().toISOString(),
       endpoint: "messages",
       provider_label: "provider_a",
-      mode: "byo",
-      route: "primary",
       requested_model: "claude-sonnet-5",
       served_model: "claude-sonnet-5",
-      stream: false,
-      status: 200,
-      first_byte_ms: 1,
-      total_ms: 2,
-      stream_outcome: "complete",
-      error: null,
-      upstream_request_id: null,
-      upstream_response_id: null,
-      tags: {},
-      usage,
-      capture: null,
-    };
+      usage: plainUsage(3_000_000_000, 5_000_000_000),
+    });
     h.gateway.internals.bus.publish(callsTopic, requestId, event);
     const row = await eventually(async () => {
       const [found] = await h.gateway.internals.db.select().from(calls).where(eq(calls.requestId, requestId));

@@ -1,3 +1,4 @@
+export { plainUsage, testCallEvent } from "./call-event.ts";
 export type { Faults } from "./faults.ts";
 export { type PromSample, parsePrometheusText, type Scrape, scrape } from "./prometheus-text.ts";
 export { startMockProviderA } from "./provider-a/provider-a.ts";
