@@ -37,6 +37,7 @@ export function callRow(event: CallEvent): typeof calls.$inferInsert {
     totalMs: event.total_ms,
     streamOutcome: event.stream_outcome,
     errorType: event.error?.type ?? null,
+    refusedBy: event.refused_by ? `${event.refused_by.scope}.${event.refused_by.limit}` : null,
     fallbackReason: event.fallback_reason ?? null,
     upstreamRequestId: event.upstream_request_id,
     upstreamResponseId: event.upstream_response_id,

@@ -16,9 +16,11 @@ import {
   repriceCallsFor,
 } from "@gateway/db";
 import type { JobQueue } from "@gateway/jobs";
+import type { LimitStore } from "@gateway/limits";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { z } from "zod";
 import { callRow } from "./call-row.ts";
+import { startSpendPublisher } from "./spend-publisher.ts";
 
 export interface CostingWorkerDeps {
   db: Db;
@@ -27,6 +29,13 @@ export interface CostingWorkerDeps {
   log: Logger;
   /** A span per call event, in the trace of the call that published it; null when tracing is off. */
   tracer?: Tracer | null;
+  /** Where the gateway's budgets read spend; the worker publishes it there. Null: no budgets. */
+  limits?: LimitStore | null;
+}
+
+export interface CostingWorker {
+  /** Stops publishing spend (the consumers and jobs stop with the bus and the queue). */
+  close(): Promise<void>;
 }
 
 /** Job names and payloads of costing; the payloads are validated when a job runs. */
@@ -42,16 +51,30 @@ const sweepBatch = 500;
  * rollups, each key's `last_used_at` (the gateway never writes it), and a pricing job for the new
  * rows: costing is asynchronous, so a call reads `unpriced` / `pricing_pending` until it runs.
  * On start, calls whose pricing job was lost (a crash between insert and enqueue) are re-queued.
+ * With `limits`, the spend pricing wrote is published for the budgets after each job, and every
+ * budget's spend at start and every minute after (docs/limits.md "How spend is counted").
  */
-export async function startCostingWorker({ db, bus, jobs, log, tracer }: CostingWorkerDeps): Promise<void> {
+export async function startCostingWorker({
+  db,
+  bus,
+  jobs,
+  log,
+  tracer,
+  limits,
+}: CostingWorkerDeps): Promise<CostingWorker> {
+  const spend = limits ? startSpendPublisher({ db, limits, log }) : null;
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
     const { request_ids } = costingJobs.priceCalls.payload.parse(payload);
     await priceCallsById(db, request_ids);
+    await spend?.afterPricing(request_ids);
   });
   jobs.process(costingJobs.repriceModel.name, async (payload) => {
     const { model } = costingJobs.repriceModel.payload.parse(payload);
     const changed = await repriceCallsFor(db, model);
     log.info("re-priced calls", { model, changed });
+    // A model's calls can name any scope of any time; every budget's current spend is the part
+    // that matters, and it is bounded by the limits table.
+    await spend?.publishBudgets();
   });
 
   await subscribeTraced(bus, tracer, "costing-worker price", {
@@ -99,6 +122,9 @@ export async function startCostingWorker({ db, bus, jobs, log, tracer }: Costing
     if (next.length > 0 && next[0] === ids[0]) break;
     ids = next;
   }
+  // after the sweep, so the first publish holds what it priced
+  await spend?.publishBudgets();
+  return { close: async () => spend?.close() };
 }
 
 /** Enqueues re-pricing of a model's calls, e.g. after the operator adds a price row for it. */

@@ -28,10 +28,11 @@ const probes = await serveProbes({
 });
 // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
 const tracer = await startTracing("costing-worker", process.env);
-await startCostingWorker({ ...deps, tracer });
+const worker = await startCostingWorker({ ...deps, tracer });
 log.info("consuming", { group: "costing-worker" });
 stopOnSignals(log, async () => {
   probes.close();
+  await worker.close();
   await close();
   await tracer?.shutdown();
 });

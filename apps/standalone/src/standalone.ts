@@ -198,7 +198,7 @@ async function startApps(
 
   const tracer = options.tracer ?? null;
   await startCaptureWriter({ db, blobs, bus, log, tracer });
-  await startCostingWorker({ db, bus, jobs, log, tracer });
+  const costing = await startCostingWorker({ db, bus, jobs, log, tracer });
   // one registry for every app of the process, served on its one port
   const metrics = metricsFor(env);
   if (metrics) {
@@ -245,6 +245,7 @@ async function startApps(
       await bus.close();
       await jobs.idle();
       await jobs.close();
+      await costing.close();
       await gateway.close();
       await cache.close();
       await store.close();
