@@ -1,18 +1,25 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, priceCallsById, prices, queryRows, repriceCallsFor, testStores } from "../src/index.ts";
+import {
+  type Db,
+  type DbHandle,
+  priceCallsById,
+  prices,
+  queryRows,
+  repriceCallsFor,
+  testStores,
+} from "../src/index.ts";
 import {
   model,
   newer,
   newerFrom,
+  openSpendCallsDb,
   picoCost,
   picoToUsd,
   priceRow,
   ratesOf,
-  recordSpendCalls,
   spendCalls,
 } from "./support/spend-calls.ts";
-import { testDatabases } from "./support/test-db.ts";
 
 /** spend_daily as it should be, computed apart from the database: `scope|id|day|mode` → dollars. */
 function expectedSpend(newerExists: boolean): Record<string, string> {
@@ -43,13 +50,13 @@ async function spendRows(db: Db): Promise<Record<string, string>> {
 }
 
 describe.each(testStores())("daily spend on %s", (store) => {
-  const databases = testDatabases(store);
+  let handle: DbHandle;
   let db: Db;
   beforeAll(async () => {
-    db = (await databases.open()).db;
-    await recordSpendCalls(db);
+    handle = await openSpendCallsDb(store);
+    db = handle.db;
   });
-  afterAll(() => databases.closeAll());
+  afterAll(() => handle?.close());
 
   const ids = spendCalls.map((c) => c.id);
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   budgetSpendTotals,
   type Db,
+  type DbHandle,
   limits,
   priceCallsById,
   type SpendScope,
@@ -11,8 +12,7 @@ import {
   spendTotals,
   testStores,
 } from "../src/index.ts";
-import { picoOf, picoToUsd, recordSpendCalls, type SpendCall, spendCalls } from "./support/spend-calls.ts";
-import { testDatabases } from "./support/test-db.ts";
+import { openSpendCallsDb, picoOf, picoToUsd, type SpendCall, spendCalls } from "./support/spend-calls.ts";
 
 const now = new Date("2026-11-25T15:00:00.000Z");
 const fieldOf = { api_key: "key", project: "project", workload: "workload" } as const;
@@ -35,17 +35,17 @@ const expectedTotals = (scopes: SpendScope[]) =>
   scopes.flatMap((s) => [expectedTotal(s, "day"), expectedTotal(s, "month")]);
 
 describe.each(testStores())("spend totals on %s", (store) => {
-  const databases = testDatabases(store);
+  let handle: DbHandle;
   let db: Db;
   beforeAll(async () => {
-    db = (await databases.open()).db;
-    await recordSpendCalls(db);
+    handle = await openSpendCallsDb(store);
+    db = handle.db;
     await priceCallsById(
       db,
       spendCalls.map((c) => c.id),
     );
   });
-  afterAll(() => databases.closeAll());
+  afterAll(() => handle?.close());
 
   it("sums a scope's days into the day and the month holding now, managed apart, floored to micros", async () => {
     // in result order: scope, then id

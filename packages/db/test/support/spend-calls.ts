@@ -1,4 +1,4 @@
-import { type CallInsert, type Db, prices, recordCalls } from "../../src/index.ts";
+import { type CallInsert, type DbHandle, openTestDb, prices, recordCalls } from "../../src/index.ts";
 
 /** Token counts of a call, in the order prices list their rates. */
 export type Tokens = [input: number, write5m: number, write1h: number, read: number, output: number];
@@ -138,8 +138,10 @@ export function picoOf(pick: (c: SpendCall) => boolean, newerExists = false): bi
   return sum;
 }
 
-/** A store holding the test model's first price and the calls, recorded and waiting for pricing. */
-export async function recordSpendCalls(db: Db): Promise<void> {
-  await db.insert(prices).values(priceRow("price_first", "2000-01-01T00:00:00Z", first));
-  await recordCalls(db, spendCalls.map(spendCallRow));
+/** A test database holding the test model's first price and the calls, recorded, not priced yet. */
+export async function openSpendCallsDb(store: "pglite" | "postgres"): Promise<DbHandle> {
+  const handle = await openTestDb(store);
+  await handle.db.insert(prices).values(priceRow("price_first", "2000-01-01T00:00:00Z", first));
+  await recordCalls(handle.db, spendCalls.map(spendCallRow));
+  return handle;
 }
