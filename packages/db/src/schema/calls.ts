@@ -72,6 +72,8 @@ export const calls = pgTable(
       .where(
         sql`${t.status} >= 400 or ${t.streamOutcome} in ('truncated', 'upstream_error') or ${t.route} = 'fallback'`,
       ),
+    // The limits-status report counts a project's refused calls from these few rows only.
+    index("calls_project_refused_idx").on(t.projectId, t.receivedAt).where(sql`${t.refusedBy} is not null`),
     // The start-up sweep finds calls whose pricing job was lost.
     index("calls_pricing_pending_idx").on(t.receivedAt).where(sql`${t.unpricedReason} = 'pricing_pending'`),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX "calls_project_refused_idx" ON "calls" USING btree ("project_id","received_at") WHERE "calls"."refused_by" is not null;
