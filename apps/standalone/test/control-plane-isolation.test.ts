@@ -50,6 +50,7 @@ const cases: Record<string, Case> = {
   "GET /admin/v1/orgs/:org_id/projects/:project_id/status": {},
   "GET /admin/v1/orgs/:org_id/projects/:project_id/workload-status": {},
   "GET /admin/v1/orgs/:org_id/projects/:project_id/usage-summary": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/limits-status": {},
   "GET /admin/v1/orgs/:org_id/calls/:correlation_id/cost": {},
   "GET /customer/v1/orgs/:org_id/projects/:project_id/workloads": {},
   "POST /customer/v1/orgs/:org_id/projects/:project_id/workloads": { body: { name: "intruder" } },

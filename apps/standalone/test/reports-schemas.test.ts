@@ -5,6 +5,7 @@ import type { z } from "zod";
 import {
   callCostRecord,
   compactStatusRecord,
+  limitsStatusRecord,
   providerHealthRecord,
   routingStatusRecord,
   usageSummaryRecord,
@@ -89,6 +90,7 @@ describe("report response schemas", () => {
       usageSummaryRecord,
       () => project("/usage-summary?group_by=day,model,workload"),
     ],
+    ["/projects/{project_id}/limits-status", limitsStatusRecord, () => project("/limits-status")],
     [
       "/calls/{correlation_id}/cost",
       callCostRecord,

@@ -7,11 +7,12 @@ import { cursorCodec } from "./cursor.ts";
  * deployments. Without a cursor secret, a random one per start (cursors then end with the process).
  */
 export function buildServices(
-  stores: Pick<Services, "db" | "sync" | "blobs" | "log">,
+  stores: Pick<Services, "db" | "sync" | "blobs" | "log"> & { limits?: Services["limits"] },
   settings: { cursorSecret?: string | undefined; operatorToken?: string | undefined },
 ): Services {
   return {
     ...stores,
+    limits: stores.limits ?? null,
     cursors: cursorCodec(settings.cursorSecret ? Buffer.from(settings.cursorSecret) : randomBytes(32)),
     operatorToken: settings.operatorToken ?? null,
   };

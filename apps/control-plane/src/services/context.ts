@@ -1,6 +1,7 @@
 import type { BlobStore } from "@gateway/blobstore";
 import type { Logger } from "@gateway/contracts";
 import type { Db } from "@gateway/db";
+import type { LimitStore } from "@gateway/limits";
 import type { ConfigSync } from "./config-sync.ts";
 import type { CursorCodec } from "./cursor.ts";
 
@@ -13,6 +14,8 @@ export interface Services {
   log: Logger;
   /** Bearer token of the operator surface; the surface is closed when null. */
   operatorToken: string | null;
+  /** The gateway's limit counters, read for the limits-status report; null: their use is not shown. */
+  limits: LimitStore | null;
 }
 
 export type AppEnv = {

@@ -1,5 +1,6 @@
 export * from "./call-cost.ts";
 export * from "./format.ts";
+export * from "./limits-status.ts";
 export * from "./provider-health.ts";
 export * from "./routing-status.ts";
 export * from "./usage-summary.ts";

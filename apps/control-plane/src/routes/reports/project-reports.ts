@@ -45,7 +45,7 @@ export const usageSummaryQuery = z.strictObject({
 });
 
 /** The org's live project from `:project_id`, or 404. */
-async function reportProject(c: Context<AppEnv>) {
+export async function reportProject(c: Context<AppEnv>) {
   const project = await findLiveProject(
     c.get("services").db,
     c.get("orgId"),

@@ -1,4 +1,4 @@
-import { providerLabels, unpricedReasons } from "@gateway/contracts";
+import { budgetSchema, limitScopes, limitsSchema, providerLabels, unpricedReasons } from "@gateway/contracts";
 import { usageGroupKeys } from "@gateway/db";
 import { z } from "zod";
 
@@ -246,3 +246,70 @@ export const usageSummaryRecord = z
     generated_at: generatedAt,
   })
   .meta({ description: "Usage-summary record: tokens, cost and error rate per group." });
+
+// Limits status -----------------------------------------------------------------------------
+
+const inUse = (limit: string) =>
+  z
+    .number()
+    .min(0)
+    .nullable()
+    .meta({ description: `Use the limiter counts against ${limit}; null when that limit is not set.` });
+
+export const limitsStatusEntry = z.strictObject({
+  scope: z.enum(limitScopes),
+  scope_id: z.string(),
+  name: z.string().nullable().meta({
+    description: "The project's slug, the workload's name, or the key's name (null when the key has none).",
+  }),
+  limits: limitsSchema.meta({ description: "The limits as set (the admin shape); null means no limit." }),
+  use: z
+    .strictObject({
+      requests_per_minute: inUse("requests_per_minute"),
+      tokens_per_minute: inUse("tokens_per_minute"),
+      concurrent: inUse("max_concurrent"),
+    })
+    .meta({
+      description:
+        "Current use, as the gateway's limiter sees it: requests and tokens held in the last minute's bucket, " +
+        "calls in flight. Null everywhere when the limiter is not reachable from the control plane.",
+    }),
+  budget: budgetSchema
+    .extend({
+      spent_usd: z.string().meta({
+        description:
+          "Priced spend in the current period, exact (decimal string): the calls' customer cost, managed calls " +
+          "only when applies_to is managed. Calls not priced yet do not count.",
+      }),
+      period_start: timestamp("First instant of the current period (UTC)."),
+      resets_at: timestamp("First instant of the next period, when the spend starts again from zero."),
+    })
+    .nullable()
+    .meta({ description: "The budget and its spend; null without a budget." }),
+  refused: z
+    .strictObject({
+      total: count("Calls of the project this scope's limits refused in the window."),
+      by_limit: z.strictObject({
+        requests_per_minute: count("Refused by requests_per_minute."),
+        tokens_per_minute: count("Refused by tokens_per_minute."),
+        max_concurrent: count("Refused by max_concurrent."),
+        budget: count("Refused by the budget."),
+      }),
+    })
+    .meta({ description: "Refusals (429) in the window, by the limit that refused." }),
+});
+
+export const limitsStatusRecord = z
+  .strictObject({
+    project_id: projectId,
+    window: windowText,
+    window_start: windowStart,
+    window_end: windowEnd,
+    scopes: z.array(limitsStatusEntry).meta({
+      description: "The project, each of its workloads, and each live key of the org that has limits.",
+    }),
+    generated_at: generatedAt,
+  })
+  .meta({
+    description: "Limits-status record: each scope's limits, current use, budget spend and refusals.",
+  });
