@@ -2,6 +2,7 @@ import type { Logger } from "@gateway/contracts";
 import { type DbHandle, runMigrations, seedPriceTable } from "@gateway/db";
 import { openPostgres } from "@gateway/engines/postgres";
 import { openRedisCache } from "@gateway/engines/redis-cache";
+import { openRedisLimits } from "@gateway/engines/redis-limits";
 import { openS3BlobStore } from "@gateway/engines/s3";
 import type { ControlPlaneEnv } from "./env.ts";
 import { buildServices } from "./services/build-services.ts";
@@ -31,8 +32,10 @@ export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promi
   // again whenever Redis comes back, in case it came back empty
   await cache.keepSynced(() => sync.syncAll(store.db));
   const blobs = openS3BlobStore(env);
+  // read for the limits-status report's current use
+  const limits = openRedisLimits(env, log, "control-plane");
   const services = buildServices(
-    { db: store.db, sync, blobs, log },
+    { db: store.db, sync, blobs, log, limits },
     { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
   );
   return {
@@ -40,6 +43,7 @@ export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promi
     exclusive: (work) => store.exclusive(work),
     async close() {
       blobs.close();
+      await limits.close();
       await cache.close();
       await store.close();
     },

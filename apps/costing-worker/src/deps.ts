@@ -2,10 +2,14 @@ import type { Logger } from "@gateway/contracts";
 import { openBullmqQueue } from "@gateway/engines/bullmq";
 import { openKafkaBus } from "@gateway/engines/kafka";
 import { openPostgres } from "@gateway/engines/postgres";
+import { openRedisLimits } from "@gateway/engines/redis-limits";
 import type { CostingWorkerDeps } from "./costing-worker.ts";
 import type { CostingWorkerEnv } from "./env.ts";
 
-/** Env → adapters: BullMQ on Redis runs the pricing jobs. The tables are the control plane's to migrate. */
+/**
+ * Env → adapters: BullMQ on Redis runs the pricing jobs, and the spend they price is published to
+ * the gateways' limits in Redis. The tables are the control plane's to migrate.
+ */
 export async function costingWorkerDeps(
   env: CostingWorkerEnv,
   log: Logger,
@@ -13,11 +17,13 @@ export async function costingWorkerDeps(
   const store = await openPostgres(env);
   const jobs = openBullmqQueue(env, log);
   const bus = await openKafkaBus(env, log, "costing-worker");
+  const limits = openRedisLimits(env, log, "costing-worker");
   return {
-    deps: { db: store.db, bus, jobs, log },
+    deps: { db: store.db, bus, jobs, log, limits },
     async close() {
       await bus.close();
       await jobs.close();
+      await limits.close();
       await store.close();
     },
   };

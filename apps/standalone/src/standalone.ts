@@ -187,7 +187,7 @@ async function startApps(
   await sync.syncAll(db);
 
   const services = buildServices(
-    { db, sync, blobs, log },
+    { db, sync, blobs, log, limits },
     { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
   );
   if (env.GATEWAY_CATALOG_FILE) {
@@ -198,7 +198,7 @@ async function startApps(
 
   const tracer = options.tracer ?? null;
   await startCaptureWriter({ db, blobs, bus, log, tracer });
-  const costing = await startCostingWorker({ db, bus, jobs, log, tracer });
+  const costing = await startCostingWorker({ db, bus, jobs, log, tracer, limits });
   // one registry for every app of the process, served on its one port
   const metrics = metricsFor(env);
   if (metrics) {
