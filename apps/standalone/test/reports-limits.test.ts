@@ -3,15 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessCache } from "@gateway/cache";
-import {
-  type CallEvent,
-  type LimitScope,
-  type LimitsUpdate,
-  limitsEntry,
-  silentLogger,
-} from "@gateway/contracts";
+import { type CallEvent, type LimitsUpdate, limitsEntry, silentLogger } from "@gateway/contracts";
 import { buildServices, configSync, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
-import { type DbHandle, openTestDb, testStores, workloads, writeLimits } from "@gateway/db";
+import { type DbHandle, openTestDb, testStores, workloads } from "@gateway/db";
 import { createInProcessLimits } from "@gateway/limits";
 import { testCallEvent } from "@gateway/testkit";
 import { eq } from "drizzle-orm";
@@ -37,12 +31,10 @@ describe.each(testStores())("limits-status report (%s)", (store) => {
   const admin = (path: string) => `/admin/v1/orgs/${h.orgId}${path}`;
   const project = (path: string) => admin(`/projects/${h.projectId}${path}`);
 
-  /**
-   * Sets a scope's limits. Written through the db function the admin route uses until
-   * `PUT .../limits` is merged here; then this is that PUT.
-   */
-  const setLimits = (scope: LimitScope, scopeId: string, update: LimitsUpdate) =>
-    writeLimits(h.gateway.internals.db, { scope, scopeId, orgId: h.orgId }, update);
+  /** PUT a scope's limits through the admin surface (`path` is the scope's, under the org). */
+  async function putLimits(path: string, limits: LimitsUpdate) {
+    expect((await h.cp("PUT", admin(`${path}/limits`), limits)).status).toBe(200);
+  }
 
   async function chat(key: string, workload: "main" | "batch", model: "gpt-5.4-mini" | "limits-chat") {
     const res = await fetch(`${h.gateway.url}/v1/chat/completions`, {
@@ -109,19 +101,19 @@ describe.each(testStores())("limits-status report (%s)", (store) => {
     expect(price.status).toBe(201);
 
     // Budgets far above this traffic: once the gateway enforces them, these calls still pass.
-    await setLimits("project", h.projectId, {
+    await putLimits(`/projects/${h.projectId}`, {
       requests_per_minute: 1000,
       budget: { usd: "50.00", period: "month", applies_to: "managed" },
     });
-    await setLimits("workload", ids.main, {
+    await putLimits(`/projects/${h.projectId}/workloads/${ids.main}`, {
       max_concurrent: 4,
       budget: { usd: "1", period: "day", applies_to: "all" },
     });
-    await setLimits("api_key", ids.ci, {
+    await putLimits(`/api_keys/${ids.ci}`, {
       tokens_per_minute: 100_000,
       budget: { usd: "3", period: "day", applies_to: "all" },
     });
-    await setLimits("api_key", revoked.json.metadata.id, { requests_per_minute: 5 });
+    await putLimits(`/api_keys/${revoked.json.metadata.id}`, { requests_per_minute: 5 });
     expect((await h.cp("DELETE", admin(`/api_keys/${revoked.json.metadata.id}`))).status).toBe(204);
 
     // main: two managed calls and one BYO call of the starter key; batch: two BYO calls of `ci`
@@ -180,12 +172,19 @@ describe.each(testStores())("limits-status report (%s)", (store) => {
       budget: null,
     });
     expect(batch.budget).toBeNull();
-    // a limit not set has no use; set ones read null here as long as the all-in-one process
-    // does not hand the control plane its limiter (the direct test below reads them)
+    // a limit not set has no use; a set one reads the limiter's count (exact values: the test below)
     expect(batch.use).toEqual({ requests_per_minute: null, tokens_per_minute: null, concurrent: null });
-    expect(proj.use.tokens_per_minute).toBeNull();
-    expect(main.use.requests_per_minute).toBeNull();
-    expect(ci.use.concurrent).toBeNull();
+    expect(proj.use).toEqual({
+      requests_per_minute: expect.any(Number),
+      tokens_per_minute: null,
+      concurrent: null,
+    });
+    expect(main.use).toEqual({ requests_per_minute: null, tokens_per_minute: null, concurrent: 0 });
+    expect(ci.use).toEqual({
+      requests_per_minute: null,
+      tokens_per_minute: expect.any(Number),
+      concurrent: null,
+    });
   });
 
   it("shows each budget's exact spend in its period, equal to the usage summary's cost of the same calls", async () => {
@@ -275,16 +274,17 @@ describe("limits-status with the limiter at hand", () => {
     );
     const first = (await ensureFirstOrg(services))!;
     const app = createControlPlaneApp(services);
-    const get = async (path: string, method = "GET"): Promise<Json> => {
+    const request = async (method: string, path: string, body?: unknown): Promise<Json> => {
       const res = await app.request(`/admin/v1/orgs/${first.orgId}${path}`, {
         method,
-        headers: { authorization: `Bearer ${first.apiKey}` },
+        headers: { authorization: `Bearer ${first.apiKey}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       return res.json();
     };
-    const project = await get("/projects/default", "POST");
+    const project = await request("POST", "/projects/default");
     const set = { requests_per_minute: 10, tokens_per_minute: null, max_concurrent: 5, budget: null };
-    await writeLimits(handle.db, { scope: "project", scopeId: project.id, orgId: first.orgId }, set);
+    await request("PUT", `/projects/${project.id}/limits`, set);
     const admitted = await limits.admit({
       requestId: "req_held",
       scopes: [{ scope: "project", id: project.id, limits: limitsEntry(set)! }],
@@ -292,7 +292,7 @@ describe("limits-status with the limiter at hand", () => {
     });
     expect(admitted.ok).toBe(true);
 
-    const status = await get(`/projects/${project.id}/limits-status`);
+    const status = await request("GET", `/projects/${project.id}/limits-status`);
     expect(status.scopes[0].use).toEqual({ requests_per_minute: 1, tokens_per_minute: null, concurrent: 1 });
     // the default workload has no limits: nothing to count
     expect(status.scopes[1].use).toEqual({
