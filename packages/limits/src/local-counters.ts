@@ -95,8 +95,12 @@ export function localCounters(now: () => number = Date.now) {
       for (const t of totals) {
         const key = `${t.scope}:${t.scopeId}:${t.period}`;
         const known = spend.get(key);
-        // a late total of an earlier period must not replace the current one
-        if (known && known.start > t.periodStart) continue;
+        // a late total (of an earlier period, or lower than the one held) must not move spend back
+        if (
+          known &&
+          (known.start > t.periodStart || (known.start === t.periodStart && known.all > t.allMicros))
+        )
+          continue;
         spend.set(key, { start: t.periodStart, managed: t.managedMicros, all: t.allMicros });
       }
     },

@@ -122,6 +122,18 @@ describe("in-process limits", () => {
       },
     ]);
     expect((await limits.admit(call([project], true))).ok).toBe(false);
+    // nor does a lower total of the same period (a late worker)
+    await limits.publishSpend([
+      {
+        scope: "project",
+        scopeId: "project_1",
+        period: "day",
+        periodStart: "2026-11-25",
+        managedMicros: 1,
+        allMicros: 1,
+      },
+    ]);
+    expect((await limits.admit(call([project], true))).ok).toBe(false);
     // the next day starts from nothing
     clock = Date.UTC(2026, 10, 26, 0, 0, 1);
     expect((await limits.admit(call([project], true))).ok).toBe(true);
