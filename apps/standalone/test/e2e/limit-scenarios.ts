@@ -1,3 +1,5 @@
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { beforeAll, expect, it } from "vitest";
 import type { Deployment } from "./deployments.ts";
 import { createTestOrg, type TestOrg } from "./scenarios.ts";
@@ -99,6 +101,63 @@ export function limitScenarios(get: () => Deployment, label: string): void {
     expect(refused).toBeGreaterThan(admitted);
     expect(Math.abs(admitted - expected)).toBeLessThanOrEqual(expected * 0.05);
   }, 30_000);
+
+  it("lets the official SDKs back off on a 429 and succeed once the window allows", async () => {
+    const d = get();
+    const projectId = await limits.newProject("sdk-retry");
+    // 120 a minute: a request fits again every 0.5 s, well inside the SDKs' patience
+    await limits.putLimits(`/projects/${projectId}`, { requests_per_minute: 120 });
+    const gateway = d.gateways.at(-1)!;
+    const exhaust = () =>
+      within(
+        10_000,
+        async () => ((await chatIn(gateway, org.apiKey, "sdk-retry")).status === 429 ? true : undefined),
+        0,
+      );
+    const seen: number[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      seen.push(res.status);
+      return res;
+    };
+    const headers = { "x-gateway-upstream-key": "sk-upstream-e2e", "x-gateway-project": "sdk-retry" };
+
+    await exhaust();
+    const openai = new OpenAI({
+      apiKey: org.apiKey,
+      baseURL: `${gateway}/v1`,
+      fetch: recording,
+      defaultHeaders: headers,
+    });
+    const completion = await openai.chat.completions.create({
+      model: "gpt-5.4-mini",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(completion.choices.length).toBeGreaterThan(0);
+    const openaiSeen = [...seen];
+
+    await exhaust();
+    seen.length = 0;
+    const anthropic = new Anthropic({
+      apiKey: org.apiKey,
+      baseURL: gateway,
+      fetch: recording,
+      defaultHeaders: headers,
+    });
+    const message = await anthropic.messages.create({
+      model: "claude-sonnet-5",
+      max_tokens: 64,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(message.content.length).toBeGreaterThan(0);
+    console.log(
+      `${label}: statuses the SDKs saw: openai ${openaiSeen.join(" ")}, anthropic ${seen.join(" ")}`,
+    );
+    for (const statuses of [openaiSeen, seen]) {
+      expect(statuses[0]).toBe(429);
+      expect(statuses.at(-1)).toBe(200);
+    }
+  });
 
   it("stops managed calls once a budget is spent, with its spend matching the usage summary", async () => {
     const d = get();
