@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
-import { freePort, repoRoot } from "./e2e/processes.ts";
+import { repoRoot } from "./e2e/processes.ts";
 
 /**
  * The standalone process binds its port before it opens its stores: meanwhile it is alive and

@@ -1,19 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { silentLogger } from "@gateway/contracts";
+import { freePort } from "@gateway/testkit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigUnavailableError, createRedisCache } from "../src/index.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 const until = async (probe: () => Promise<boolean>, ms: number) => {
   const deadline = Date.now() + ms;

@@ -1,19 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { silentLogger } from "@gateway/contracts";
+import { freePort } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisLimits } from "../src/index.ts";
 import type { AdmitRequest, LimitStore, ScopeLimits } from "../src/limit-store.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 let n = 0;
 const call = (scopes: ScopeLimits[], managed = true): AdmitRequest => ({

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freshPostgresDatabase } from "@gateway/db";
-import { type MockProviders, startMockProviders } from "@gateway/testkit";
+import { freePort, type MockProviders, startMockProviders } from "@gateway/testkit";
 import postgres from "postgres";
 import { controlPlaneClient, type Json } from "../harness.ts";
-import { type AppEntry, type AppProcess, freePort, infra, startApp } from "./processes.ts";
+import { type AppEntry, type AppProcess, infra, startApp } from "./processes.ts";
 
 export const operatorToken = "e2e-operator-token-0123456789";
 /** The operator's provider-B key, which pays for `/v1/responses`. */

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type MockProviders, startMockProviders } from "@gateway/testkit";
-import { type AppProcess, freePort, startApp } from "../e2e/processes.ts";
+import { freePort, type MockProviders, startMockProviders } from "@gateway/testkit";
+import { type AppProcess, startApp } from "../e2e/processes.ts";
 import { eventually } from "../harness.ts";
 
 /**
