@@ -87,6 +87,38 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
   const body = await created.text();
   const apiKey = /"(sk_[A-Za-z0-9_]+)"/.exec(body)?.[1];
   if (!created.ok || !apiKey) throw new Error(`creating the bench org failed: ${created.status} ${body}`);
+  if (process.env.BENCH_LIMITS === "true") await limitEverything(urlOf(controlPlane.lines), body, apiKey);
   const gateway = await start("gateway", options.nodeFlags);
   return { name: "gateway", pid: gateway.pid, baseUrl: urlOf(gateway.lines), bearer: apiKey };
+}
+
+/**
+ * `BENCH_LIMITS=true`: every call is held to limits on its key, project and workload (requests,
+ * tokens and calls at once, so high that none is refused), to measure what counting them costs.
+ */
+async function limitEverything(controlPlane: string, created: string, apiKey: string) {
+  const org = JSON.parse(created) as {
+    org: { id: string };
+    api_key: { metadata: { id: string } };
+    default_project: { id: string };
+  };
+  const admin = `${controlPlane}/admin/v1/orgs/${org.org.id}`;
+  const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" };
+  const put = async (path: string, limits: object) => {
+    const res = await fetch(`${admin}${path}/limits`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify(limits),
+    });
+    if (!res.ok) throw new Error(`setting bench limits on ${path} failed: ${res.status} ${await res.text()}`);
+  };
+  const project = `/projects/${org.default_project.id}`;
+  const workloads = await fetch(`${controlPlane}/customer/v1/orgs/${org.org.id}${project}/workloads`, {
+    headers,
+  });
+  const [workload] = ((await workloads.json()) as { workloads: { id: string }[] }).workloads;
+  const huge = 1_000_000_000;
+  await put(`/api_keys/${org.api_key.metadata.id}`, { requests_per_minute: huge });
+  await put(project, { tokens_per_minute: huge });
+  await put(`${project}/workloads/${workload!.id}`, { max_concurrent: huge });
 }
