@@ -3,7 +3,7 @@
  * change; the gateway only reads. Values are plain JSON.
  */
 export interface ConfigCache {
-  get<T>(key: string): Promise<T | undefined>;
+  get<T>(key: string, options?: ReadOptions): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
   /**
@@ -21,6 +21,15 @@ export interface ConfigCache {
   /** How the reads so far were answered, for metrics. */
   lookups(): CacheLookups;
   close(): Promise<void>;
+}
+
+export interface ReadOptions {
+  /**
+   * Answer from the shared store or from a copy fresh enough to trust, never from a copy kept
+   * while the store is away (ConfigUnavailableError instead, without waiting past the short
+   * timeout): for a reader that has the source of truth to ask instead (the control plane).
+   */
+  freshOnly?: boolean;
 }
 
 /** Reads by how they were answered. */

@@ -1,5 +1,5 @@
 import type { LimitsEntry } from "@gateway/contracts";
-import type { ConfigCache } from "./config-cache.ts";
+import type { ConfigCache, ReadOptions } from "./config-cache.ts";
 
 /** What the gateway needs to know about a live API key, found by the SHA-256 of its value. */
 export interface ApiKeyEntry {
@@ -62,7 +62,8 @@ export const configKeys = {
 /** Typed reads for the gateway. A null slug or name means "the default one". */
 export function configReader(cache: ConfigCache) {
   return {
-    apiKey: (keyHash: string) => cache.get<ApiKeyEntry>(configKeys.apiKey(keyHash)),
+    apiKey: (keyHash: string, options?: ReadOptions) =>
+      cache.get<ApiKeyEntry>(configKeys.apiKey(keyHash), options),
     project: (orgId: string, slug: string | null) =>
       cache.get<ProjectEntry>(
         slug === null ? configKeys.defaultProject(orgId) : configKeys.project(orgId, slug),

@@ -1,6 +1,6 @@
 import type { Logger } from "@gateway/contracts";
 import { Redis } from "ioredis";
-import { type ConfigCache, ConfigUnavailableError, noLookups } from "./config-cache.ts";
+import { type ConfigCache, ConfigUnavailableError, noLookups, type ReadOptions } from "./config-cache.ts";
 
 export interface RedisCacheOptions {
   url: string;
@@ -241,7 +241,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
   }
 
   return {
-    async get<T>(key: string) {
+    async get<T>(key: string, options: ReadOptions = {}) {
       const copy = local.get(key);
       // Without a subscriber an invalidation would go unseen, so every read goes to Redis (bounded
       // by the timeout and the breaker below); the copy only answers when Redis does not.
@@ -252,7 +252,7 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
       }
       /** Redis could not answer: the copy does, or the read fails. */
       const fromCopy = (cause: string): T => {
-        if (!copy) {
+        if (!copy || options.freshOnly) {
           lookups.unavailable++;
           throw new ConfigUnavailableError(key, cause);
         }
@@ -260,13 +260,15 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
         return copy.value as T;
       };
       // Redis just failed a read: answer from the copy without waiting again, so one request
-      // waits on a hung Redis at most once, not once per key it resolves
-      if (copy && Date.now() < skipRedisUntil) return fromCopy("redis failed a read just now");
+      // waits on a hung Redis at most once, not once per key it resolves. A fresh-only reader has
+      // a fallback of its own and is cut short the same way, copy or not.
+      const hasFallback = copy !== undefined || options.freshOnly === true;
+      if (hasFallback && Date.now() < skipRedisUntil) return fromCopy("redis failed a read just now");
       const seen = invalidations;
       const read = redis.mget(`${ns}:${key}`, syncedMark);
       let answer: (string | null)[];
       try {
-        answer = copy ? await within(timeoutMs, read) : await read;
+        answer = hasFallback ? await within(timeoutMs, read) : await read;
       } catch (error) {
         skipRedisUntil = Date.now() + breakMs;
         return fromCopy(String(error));

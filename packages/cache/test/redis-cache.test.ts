@@ -74,6 +74,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
 
     const reader = readers[0]!;
     expect(await reader.get("apikey:b")).toEqual({ id: "b" });
+    expect(await reader.get("apikey:b", { freshOnly: true })).toEqual({ id: "b" });
     await stopRedis();
     let slowest = 0;
     for (let i = 0; i < 200; i++) {
@@ -87,6 +88,17 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     console.log(
       `redis down: 400 reads, known key served, unknown one unavailable, slowest ${slowest} ms (timeout 50 ms)`,
     );
+    // a reader with the source of truth at hand is refused the copy kept through the outage (once
+    // the lost subscription is noticed), without waiting
+    const refused = () =>
+      reader.get("apikey:b", { freshOnly: true }).then(
+        () => false,
+        (error) => error instanceof ConfigUnavailableError,
+      );
+    await until(refused, 1_000);
+    const asked = Date.now();
+    expect(await refused()).toBe(true);
+    expect(Date.now() - asked).toBeLessThanOrEqual(20);
 
     // a write while Redis is away reaches every reader once Redis is back (and rebuilt: it restarted empty)
     truth.set("apikey:c", { id: "c" });
