@@ -6,7 +6,6 @@ import { openRedisLimits } from "@gateway/engines/redis-limits";
 import { openS3BlobStore } from "@gateway/engines/s3";
 import type { ControlPlaneEnv } from "./env.ts";
 import { buildServices } from "./services/build-services.ts";
-import { configSync } from "./services/config-sync.ts";
 import type { Services } from "./services/context.ts";
 
 export interface ControlPlaneDeps {
@@ -28,16 +27,15 @@ export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promi
     await seedPriceTable(store.db);
   });
   const cache = await openRedisCache(env, log, "writer");
-  const sync = configSync(cache);
-  // again whenever Redis comes back, in case it came back empty
-  await cache.keepSynced(() => sync.syncAll(store.db));
   const blobs = openS3BlobStore(env);
   // read for the limits-status report's current use
   const limits = openRedisLimits(env, log, "control-plane");
   const services = buildServices(
-    { db: store.db, sync, blobs, log, limits },
+    { db: store.db, cache, blobs, log, limits },
     { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
   );
+  // again whenever Redis comes back, in case it came back empty
+  await cache.keepSynced(() => services.sync.syncAll(store.db));
   return {
     services,
     exclusive: (work) => store.exclusive(work),

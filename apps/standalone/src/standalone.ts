@@ -21,7 +21,6 @@ import {
 } from "@gateway/contracts";
 import {
   buildServices,
-  configSync,
   createControlPlaneApp,
   ensureFirstOrg,
   loadCatalogFile,
@@ -183,13 +182,11 @@ async function startApps(
   });
   const blobsRoot = join(dataDir, "blobs");
   const blobs = createFsBlobStore(blobsRoot);
-  const sync = configSync(cache);
-  await sync.syncAll(db);
-
   const services = buildServices(
-    { db, sync, blobs, log, limits },
+    { db, cache, blobs, log, limits },
     { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
   );
+  await services.sync.syncAll(db);
   if (env.GATEWAY_CATALOG_FILE) {
     const count = await loadCatalogFile(services, env.GATEWAY_CATALOG_FILE);
     log.info("catalog loaded", { file: env.GATEWAY_CATALOG_FILE, models: count });

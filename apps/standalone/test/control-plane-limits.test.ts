@@ -1,11 +1,8 @@
-import { createHash } from "node:crypto";
 import type { ApiKeyEntry, ProjectEntry, WorkloadEntry } from "@gateway/cache";
 import { configKeys } from "@gateway/cache";
 import { testStores } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, startHarness } from "./harness.ts";
-
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+import { type Harness, type Json, keyHash, startHarness } from "./harness.ts";
 
 const full = {
   requests_per_minute: 60,
@@ -42,7 +39,7 @@ describe.each(testStores())("control plane: limits (%s)", (store) => {
         scope: "api_key",
         id: key.metadata.id,
         path: admin(`/api_keys/${key.metadata.id}/limits`),
-        entry: () => h.gateway.cache.get<ApiKeyEntry>(configKeys.apiKey(sha256(key.value))),
+        entry: () => h.gateway.cache.get<ApiKeyEntry>(configKeys.apiKey(keyHash(key.value))),
       },
       {
         scope: "project",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,9 @@ import { type Standalone, startStandalone } from "../src/standalone.ts";
 export type Json = any;
 
 export const operatorToken = "test-operator-token-0123456789";
+
+/** The hash an API key value is stored and cached under. */
+export const keyHash = (value: string) => createHash("sha256").update(value).digest("hex");
 
 /** JSON requests to a control plane at `base`, with a bearer `key` (`defaultKey` unless given). */
 export function controlPlaneClient(base: string, defaultKey: string) {

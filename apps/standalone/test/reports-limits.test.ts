@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessCache } from "@gateway/cache";
 import { type CallEvent, type LimitsUpdate, limitsEntry, silentLogger } from "@gateway/contracts";
-import { buildServices, configSync, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
+import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
 import { type DbHandle, openTestDb, testStores, workloads } from "@gateway/db";
 import { createInProcessLimits } from "@gateway/limits";
 import { testCallEvent } from "@gateway/testkit";
@@ -265,7 +265,7 @@ describe("limits-status with the limiter at hand", () => {
     const services = buildServices(
       {
         db: handle.db,
-        sync: configSync(createInProcessCache()),
+        cache: createInProcessCache(),
         blobs: createFsBlobStore(blobsDir),
         log: silentLogger,
         limits,

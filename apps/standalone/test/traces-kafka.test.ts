@@ -7,7 +7,7 @@ import { createKafkaBus, type EventBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
-import { buildServices, configSync, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
+import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
 import { calls, type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
 import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
@@ -53,9 +53,8 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
     db = store.db;
     await seedPriceTable(db);
     cache = createInProcessCache();
-    const sync = configSync(cache);
     const services = buildServices(
-      { db, sync, blobs: createFsBlobStore(await tempDir()), log: silentLogger },
+      { db, cache, blobs: createFsBlobStore(await tempDir()), log: silentLogger },
       {},
     );
     const first = (await ensureFirstOrg(services))!;
@@ -65,7 +64,7 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
       { method: "POST", headers: { authorization: `Bearer ${apiKey}` } },
     );
     expect(project.status).toBe(200);
-    await sync.syncAll(db);
+    await services.sync.syncAll(db);
 
     const consumers = await createKafkaBus({
       brokers,

@@ -5,6 +5,7 @@ export * from "./health.ts";
 export * from "./json-rows.ts";
 export * from "./key-use.ts";
 export * from "./limits.ts";
+export * from "./live-api-keys.ts";
 export * from "./migrate.ts";
 export * from "./reports/index.ts";
 export * from "./schema/index.ts";

@@ -1,4 +1,5 @@
 import type { BlobStore } from "@gateway/blobstore";
+import type { ConfigReader } from "@gateway/cache";
 import type { Logger } from "@gateway/contracts";
 import type { Db } from "@gateway/db";
 import type { LimitStore } from "@gateway/limits";
@@ -9,6 +10,8 @@ import type { CursorCodec } from "./cursor.ts";
 export interface Services {
   db: Db;
   sync: ConfigSync;
+  /** The gateway's config cache, which `sync` writes: read to authenticate org keys without PostgreSQL. */
+  config: ConfigReader;
   blobs: BlobStore;
   cursors: CursorCodec;
   log: Logger;
