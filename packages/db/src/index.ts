@@ -2,6 +2,7 @@ export * from "./captures.ts";
 export * from "./client.ts";
 export * from "./costing/index.ts";
 export * from "./health.ts";
+export * from "./idempotency.ts";
 export * from "./json-rows.ts";
 export * from "./key-use.ts";
 export * from "./limits.ts";

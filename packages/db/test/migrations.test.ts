@@ -9,6 +9,7 @@ const expectedTables = [
   "capture_index",
   "catalog_deployments",
   "catalog_models",
+  "idempotency_keys",
   "limits",
   "orgs",
   "prices",

@@ -3,6 +3,7 @@ export * from "./call-rollups.ts";
 export * from "./calls.ts";
 export * from "./capture-index.ts";
 export * from "./catalog.ts";
+export * from "./idempotency-keys.ts";
 export * from "./limits.ts";
 export * from "./orgs.ts";
 export * from "./prices.ts";
