@@ -2,7 +2,7 @@ import { type Metrics, newId } from "@gateway/contracts";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
-import { ApiError, errorResponse } from "./errors.ts";
+import { ApiError, errorResponse, loggableError } from "./errors.ts";
 import { requestMetrics } from "./request-metrics.ts";
 import { type RegisteredRoute, routeRegistry } from "./route-registry.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
@@ -94,12 +94,10 @@ export function createControlPlane(
   );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
-    // a database error's cause, not the error: drizzle's message lists the query's parameters
-    const cause = error.cause instanceof Error ? error.cause : error;
     services.log.error("control-plane request failed", {
       request_id: c.get("requestId"),
       path: c.req.path,
-      error: cause,
+      error: loggableError(error),
     });
     return errorResponse(c, new ApiError("internal_error", "Internal error."));
   });

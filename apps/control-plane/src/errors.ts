@@ -21,6 +21,10 @@ export class ApiError extends Error {
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);
 
+/** What to log of an unexpected error: a database error's cause, as drizzle's message lists the query's parameters. */
+export const loggableError = (error: unknown): unknown =>
+  error instanceof Error && error.cause instanceof Error ? error.cause : error;
+
 export function errorResponse(c: Context, error: ApiError) {
   const body: ControlPlaneErrorBody = { error: { code: error.code, message: error.message } };
   if (error.details !== undefined) body.error.details = error.details;

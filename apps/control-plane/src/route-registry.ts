@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import { type IdempotentCreate, runIdempotently } from "./idempotency.ts";
 import type { AppEnv } from "./services/context.ts";
 import { jsonBody, queryParams } from "./validate.ts";
 
@@ -27,6 +28,8 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   query?: Q;
   /** The success answer plus any status the route itself raises beyond 400/401/404. */
   responses: Record<number, ResponseDoc>;
+  /** A create that takes an `Idempotency-Key` (see `runIdempotently`). */
+  idempotent?: IdempotentCreate;
 }
 
 export interface RegisteredRoute extends RouteSpec<z.ZodType | undefined, z.ZodType | undefined> {
@@ -63,12 +66,17 @@ export function routeRegistry() {
     table(app: Hono<AppEnv>, prefix: string, security: Security, tag: string): RouteTable {
       return {
         add(spec, handler) {
-          routes.push({ ...spec, fullPath: prefix + spec.path, tag, security });
-          app.on(spec.method.toUpperCase(), spec.path, async (c) => {
+          const fullPath = prefix + spec.path;
+          const method = spec.method.toUpperCase();
+          routes.push({ ...spec, fullPath, tag, security });
+          app.on(method, spec.path, async (c) => {
             // Without a query schema no parameter is expected: any is an unknown field (400).
             const query = queryParams(c, spec.query ?? noQuery);
             const body = spec.body ? await jsonBody(c, spec.body) : undefined;
-            return handler(c, { body, query } as RouteInput<typeof spec.body, typeof spec.query>);
+            const run = async () =>
+              handler(c, { body, query } as RouteInput<typeof spec.body, typeof spec.query>);
+            if (!spec.idempotent) return run();
+            return runIdempotently(c, { key: `${method} ${fullPath}`, security }, spec.idempotent, body, run);
           });
         },
       };

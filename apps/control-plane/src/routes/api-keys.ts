@@ -35,6 +35,7 @@ export function registerApiKeys(t: RouteTable) {
       path: "/api_keys",
       summary: "Create a key; its value is shown once",
       body: createApiKeyRequest,
+      idempotent: { secrets: ["value"] },
       responses: {
         201: { description: "The value (only here) and the metadata.", schema: apiKeyCreatedSchema },
       },

@@ -25,6 +25,7 @@ export function registerOperatorOrgs(t: RouteTable) {
       summary: "Create an org with its default project and starter key",
       description: "The starter key's value is in this response only.",
       body: createOrgRequest,
+      idempotent: { secrets: ["api_key.value"] },
       responses: {
         201: { description: "The org, its starter key and default project.", schema: orgCreatedResponse },
       },

@@ -60,6 +60,7 @@ export function registerProjects(t: RouteTable) {
       path: "/projects",
       summary: "Create a project (with its main workload)",
       body: createProjectRequest,
+      idempotent: {},
       responses: {
         201: { description: "The new project.", schema: projectSchema },
         409: { description: "A live project holds the slug, or the slug is `default`." },
@@ -78,6 +79,7 @@ export function registerProjects(t: RouteTable) {
       summary: "Ensure the default project exists",
       description: "Idempotent: creates the default project and its main workload when absent.",
       body: ensureDefaultProjectRequest,
+      idempotent: {},
       responses: { 200: { description: "The default project.", schema: projectSchema } },
     },
     async (c) => c.json(projectObject(await ensureDefaultProject(c.get("services"), c.get("orgId")))),

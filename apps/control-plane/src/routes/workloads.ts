@@ -41,6 +41,7 @@ export function registerWorkloads(t: RouteTable) {
       path: "/workloads",
       summary: "Create a workload",
       body: createWorkloadRequest,
+      idempotent: {},
       responses: {
         201: { description: "The new workload.", schema: workloadSchema },
         409: { description: "The name is taken in this project." },

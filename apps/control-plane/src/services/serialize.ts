@@ -42,7 +42,12 @@ export function apiKeyMetadata(k: typeof apiKeys.$inferSelect): z.infer<typeof a
 export const apiKeyCreatedSchema = z.object({
   value: z
     .string()
-    .meta({ description: "The plaintext `sk_` key. Shown in this response only, never again." }),
+    .nullable()
+    .meta({
+      description:
+        "The plaintext `sk_` key. Shown in this response only, never again: null in an idempotent replay " +
+        "(`Idempotent-Replayed: true`), as the value is never stored; revoke the key if its value was lost.",
+    }),
   metadata: apiKeyMetadataSchema,
 });
 
