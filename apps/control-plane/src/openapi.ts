@@ -1,5 +1,10 @@
 import { controlPlaneErrorStatus } from "@gateway/contracts";
 import { z } from "zod";
+import {
+  idempotencyKeyParameter,
+  replayedHeaderDoc,
+  withIdempotencyRefusals,
+} from "./openapi-idempotency.ts";
 import type { RegisteredRoute } from "./route-registry.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -61,14 +66,18 @@ function operation(route: RegisteredRoute) {
     }
   }
 
+  if (route.idempotent) parameters.push(idempotencyKeyParameter(route.idempotent));
+
   const responses: Record<string, unknown> = {};
-  for (const [status, doc] of Object.entries(route.responses)) {
+  const docs = route.idempotent ? withIdempotencyRefusals(route.responses) : route.responses;
+  for (const [status, doc] of Object.entries(docs)) {
     // an error answer has the error body unless the route states its own (a probe's 503)
     const success = Number(status) < 400;
     responses[status] = doc.schema
       ? {
           description: doc.description,
           content: { "application/json": { schema: jsonSchema(doc.schema, "output") } },
+          ...(success && route.idempotent ? { headers: replayedHeaderDoc } : {}),
         }
       : success
         ? { description: doc.description }

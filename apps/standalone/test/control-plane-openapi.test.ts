@@ -97,6 +97,38 @@ describe("OpenAPI document and reference page", () => {
     }
   });
 
+  it("documents Idempotency-Key on the creates, and only there, with its replay header and refusals", () => {
+    const idempotent: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const header = (op.parameters ?? []).find((p: Json) => p.name === "Idempotency-Key");
+        if (!header) continue;
+        idempotent.push(`${method.toUpperCase()} ${path}`);
+        expect(header).toMatchObject({
+          in: "header",
+          required: false,
+          schema: { minLength: 1, maxLength: 255 },
+        });
+        const success = Object.entries(op.responses as Record<string, Json>).find(([s]) => Number(s) < 300)!;
+        expect(success[1].headers["Idempotent-Replayed"]).toBeDefined();
+        expect(op.responses["409"].description).toContain("idempotency_in_progress");
+        expect(op.responses["422"].description).toContain("idempotency_key_reused");
+      }
+    }
+    expect(idempotent.sort()).toEqual([
+      "POST /admin/v1/orgs/{org_id}/api_keys",
+      "POST /admin/v1/orgs/{org_id}/projects",
+      "POST /admin/v1/orgs/{org_id}/projects/default",
+      "POST /customer/v1/orgs/{org_id}/projects/{project_id}/workloads",
+      "POST /operator/v1/orgs",
+    ]);
+    // the route's own conflict is still said
+    expect(doc.paths["/admin/v1/orgs/{org_id}/projects"].post.responses["409"].description).toContain("slug");
+    const orgCreated = doc.paths["/operator/v1/orgs"].post;
+    const header = orgCreated.parameters.find((p: Json) => p.name === "Idempotency-Key");
+    expect(header.description).toContain("`api_key.value` is null");
+  });
+
   it("serves a self-contained HTML reference of every route", async () => {
     const res = await fetch(`${h.gateway.url}/docs`);
     expect(res.status).toBe(200);
