@@ -107,7 +107,8 @@ export async function runIdempotently(
   }
   if (claim.kind === "completed") {
     c.header(replayedHeader, "true");
-    return c.json(claim.response, claim.status as ContentfulStatusCode);
+    c.header("content-type", "application/json");
+    return c.body(claim.response, claim.status as ContentfulStatusCode);
   }
 
   let answer: Response;
@@ -124,7 +125,7 @@ export async function runIdempotently(
   }
   // routes answer errors by throwing ApiError: what one returns is its success
   const text = await answer.text();
-  const response = withoutSecrets(JSON.parse(text), create.secrets ?? []);
+  const response = JSON.stringify(withoutSecrets(JSON.parse(text), create.secrets ?? []));
   await completeIdempotencyKey(db, target, owner, { status: answer.status, response }).catch(
     (error: unknown) =>
       // the object exists and the caller is told so; only a retry could create it again

@@ -28,6 +28,8 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     const text = await res.text();
     return {
       status: res.status,
+      // compared too: a replay is the first answer's bytes
+      text,
       json: (text ? JSON.parse(text) : null) as Json,
       replayed: res.headers.get("idempotent-replayed"),
       retryAfter: res.headers.get("retry-after"),
@@ -76,7 +78,7 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     expect(first.json.value).toMatch(/^sk_/);
     const again = await post(admin("/api_keys"), { name: "dashboard" }, key);
     expect(again).toMatchObject({ status: 201, replayed: "true" });
-    expect(again.json).toEqual({ value: null, metadata: first.json.metadata });
+    expect(again.text).toBe(first.text.replace(JSON.stringify(first.json.value), "null"));
     expect(await count(admin("/api_keys"), "api_keys")).toBe(before + 1);
     const [row] = await stored(key);
     expect(JSON.stringify(row)).not.toContain(first.json.value);

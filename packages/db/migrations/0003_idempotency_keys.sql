@@ -5,7 +5,7 @@ CREATE TABLE "idempotency_keys" (
 	"request_hash" text NOT NULL,
 	"owner" text NOT NULL,
 	"status" integer,
-	"response" jsonb,
+	"response" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "idempotency_keys_pk" PRIMARY KEY("scope","route","key")
 );

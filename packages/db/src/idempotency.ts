@@ -24,7 +24,7 @@ export type IdempotencyClaim =
   | { kind: "claimed" }
   | { kind: "other_request" }
   | { kind: "in_progress" }
-  | { kind: "completed"; status: number; response: unknown };
+  | { kind: "completed"; status: number; response: string };
 
 const row = (t: IdempotencyTarget) =>
   and(eq(idempotencyKeys.scope, t.scope), eq(idempotencyKeys.route, t.route), eq(idempotencyKeys.key, t.key));
@@ -62,7 +62,8 @@ export async function claimIdempotencyKey(
     const [held] = await db.select().from(idempotencyKeys).where(row(target));
     if (!held) continue;
     if (held.requestHash !== request.requestHash) return { kind: "other_request" };
-    if (held.status === null) return { kind: "in_progress" };
+    // both are written at once, by the request that completes
+    if (held.status === null || held.response === null) return { kind: "in_progress" };
     return { kind: "completed", status: held.status, response: held.response };
   }
   return { kind: "in_progress" };
@@ -73,7 +74,7 @@ export async function completeIdempotencyKey(
   db: Db,
   target: IdempotencyTarget,
   owner: string,
-  answer: { status: number; response: unknown },
+  answer: { status: number; response: string },
 ): Promise<void> {
   await db
     .update(idempotencyKeys)
@@ -89,20 +90,18 @@ export async function releaseIdempotencyKey(db: Db, target: IdempotencyTarget, o
 }
 
 /**
- * Deletes up to `batch` expired rows, oldest first, and returns how many. Run before each claim:
- * every new row pays for deleting older ones, so the table holds about one retention's worth of
- * keys without a timer of its own.
+ * Deletes up to 100 expired rows, oldest first. Run before each claim: every new row pays for
+ * deleting older ones, so the table holds about one retention's worth of keys without a timer of
+ * its own.
  */
-export async function sweepIdempotencyKeys(db: Db, retentionSeconds: number, batch = 100): Promise<number> {
+export async function sweepIdempotencyKeys(db: Db, retentionSeconds: number): Promise<void> {
   const expired = db
     .select({ scope: idempotencyKeys.scope, route: idempotencyKeys.route, key: idempotencyKeys.key })
     .from(idempotencyKeys)
     .where(olderThan(retentionSeconds))
     .orderBy(idempotencyKeys.createdAt)
-    .limit(batch);
-  const deleted = await db
+    .limit(100);
+  await db
     .delete(idempotencyKeys)
-    .where(sql`(${idempotencyKeys.scope}, ${idempotencyKeys.route}, ${idempotencyKeys.key}) in ${expired}`)
-    .returning({ key: idempotencyKeys.key });
-  return deleted.length;
+    .where(sql`(${idempotencyKeys.scope}, ${idempotencyKeys.route}, ${idempotencyKeys.key}) in ${expired}`);
 }

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The first answer of each create sent with an `Idempotency-Key`, so that a retry gets it again
@@ -17,7 +17,8 @@ export const idempotencyKeys = pgTable(
     requestHash: text("request_hash").notNull(),
     owner: text("owner").notNull(),
     status: integer("status"),
-    response: jsonb("response"),
+    /** The first answer's JSON text as sent (minus its secrets), so a replay is the same bytes. */
+    response: text("response"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
