@@ -17,6 +17,9 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
+/** What a process that only enqueues holds (the control plane): it never runs the jobs. */
+export type JobProducer = Pick<JobQueue, "add">;
+
 export interface RetryPolicy {
   attempts: number;
   backoffMs: number;
