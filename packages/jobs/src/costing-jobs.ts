@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { JobProducer } from "./job-queue.ts";
 
 /**
- * Costing's jobs, defined once for whoever enqueues them (the costing worker prices the calls it
- * records; the control plane queues re-pricing of a model once a price row for it is added) and for the
+ * Costing's jobs, defined once for whoever enqueues them (the costing worker, pricing the calls it
+ * records; the control plane, re-pricing a model once a price row for it is added) and for the
  * costing worker that runs them, which validates every payload before it acts on it.
  */
 export const costingJobs = {
