@@ -7,9 +7,15 @@ import { createKafkaBus, type EventBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
-import { buildServices, configSync, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
+import {
+  buildServices,
+  configSync,
+  createControlPlaneApp,
+  ensureFirstOrg,
+  seedPricesAndQueueRepricing,
+} from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
-import { calls, type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
+import { calls, type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
 import { createInProcessQueue } from "@gateway/jobs";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
@@ -51,11 +57,13 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
     closers.push(() => store.close());
     await runMigrations(store);
     db = store.db;
-    await seedPriceTable(db);
+    const jobs = createInProcessQueue(() => {});
+    closers.push(() => jobs.close());
+    await seedPricesAndQueueRepricing(db, jobs);
     cache = createInProcessCache();
     const sync = configSync(cache);
     const services = buildServices(
-      { db, sync, blobs: createFsBlobStore(await tempDir()), log: silentLogger },
+      { db, sync, blobs: createFsBlobStore(await tempDir()), log: silentLogger, jobs },
       {},
     );
     const first = (await ensureFirstOrg(services))!;
@@ -75,8 +83,6 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
       namePrefix,
     });
     closers.push(() => consumers.close());
-    const jobs = createInProcessQueue(() => {});
-    closers.push(() => jobs.close());
     await startCaptureWriter({
       db,
       blobs: createFsBlobStore(await tempDir()),

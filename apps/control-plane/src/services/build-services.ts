@@ -7,7 +7,7 @@ import { cursorCodec } from "./cursor.ts";
  * deployments. Without a cursor secret, a random one per start (cursors then end with the process).
  */
 export function buildServices(
-  stores: Pick<Services, "db" | "sync" | "blobs" | "log"> & { limits?: Services["limits"] },
+  stores: Pick<Services, "db" | "sync" | "blobs" | "log" | "jobs"> & { limits?: Services["limits"] },
   settings: { cursorSecret?: string | undefined; operatorToken?: string | undefined },
 ): Services {
   return {
