@@ -15,9 +15,8 @@ interface Handler {
 }
 
 /**
- * The embedded job runner: jobs run on later ticks of this process (several at once, as
- * BullMQ workers with concurrency would),
- * with exponential backoff. Jobs that exhaust their attempts go to `onDeadLetter`. A job added
+ * The embedded job runner: jobs run on later ticks of this process, several at once, with
+ * exponential backoff. Jobs that exhaust their attempts go to `onDeadLetter`. A job added
  * before its name has a handler waits for one, as a BullMQ job waits for a worker: the process
  * may enqueue (the control plane, seeding prices) before the costing worker has started.
  */
