@@ -7,3 +7,4 @@ export { type ConfigSync, configSync } from "./services/config-sync.ts";
 export type { Services as ControlPlaneServices } from "./services/context.ts";
 export { cursorCodec } from "./services/cursor.ts";
 export { createOrg, ensureFirstOrg, firstStartBanner } from "./services/orgs.ts";
+export { seedPricesAndQueueRepricing } from "./services/price-seed.ts";

@@ -15,10 +15,9 @@ import {
   recordKeyUses,
   repriceCallsFor,
 } from "@gateway/db";
-import type { JobQueue } from "@gateway/jobs";
+import { costingJobs, type JobQueue } from "@gateway/jobs";
 import type { LimitStore } from "@gateway/limits";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
-import { z } from "zod";
 import { callRow } from "./call-row.ts";
 import { startSpendPublisher } from "./spend-publisher.ts";
 
@@ -38,19 +37,15 @@ export interface CostingWorker {
   close(): Promise<void>;
 }
 
-/** Job names and payloads of costing; the payloads are validated when a job runs. */
-export const costingJobs = {
-  priceCalls: { name: "costing.price-calls", payload: z.object({ request_ids: z.array(z.string()).min(1) }) },
-  repriceModel: { name: "costing.reprice-model", payload: z.object({ model: z.string().min(1) }) },
-} as const;
-
 const sweepBatch = 500;
 
 /**
  * `gateway.calls.v1` → one call row per request (idempotent by request id) with its hourly
  * rollups, each key's `last_used_at` (the gateway never writes it), and a pricing job for the new
  * rows: costing is asynchronous, so a call reads `unpriced` / `pricing_pending` until it runs.
- * On start, calls whose pricing job was lost (a crash between insert and enqueue) are re-queued.
+ * On start, calls whose pricing job was lost (a crash between insert and enqueue) are priced.
+ * It also runs `costing.reprice-model`, which the control plane queues when a price row is added:
+ * pricing and re-pricing happen here only.
  * With `limits`, the spend pricing wrote is published for the budgets after each job, and every
  * budget's spend at start and every minute after (docs/limits.md "How spend is counted").
  */
@@ -125,9 +120,4 @@ export async function startCostingWorker({
   // after the sweep, so the first publish holds what it priced
   await spend?.publishBudgets();
   return { close: async () => spend?.close() };
-}
-
-/** Enqueues re-pricing of a model's calls, e.g. after the operator adds a price row for it. */
-export function enqueueReprice(jobs: JobQueue, model: string): Promise<void> {
-  return jobs.add(costingJobs.repriceModel.name, { model });
 }

@@ -1,4 +1,4 @@
-import type { GatewayMode, GatewayRoute, ProviderLabel } from "@gateway/contracts";
+import type { FallbackReason, GatewayMode, GatewayRoute, ProviderLabel } from "@gateway/contracts";
 
 export interface UpstreamTarget {
   /** scheme://host[:port] */
@@ -46,5 +46,5 @@ export interface CallPlan {
   /** The original model with the caller's key, for a routed request; null otherwise. */
   fallback: Attempt | null;
   /** Set when the plan is itself the recovery: the route fired but its model could not be served. */
-  fallbackReason?: "timeout" | "error";
+  fallbackReason?: FallbackReason;
 }

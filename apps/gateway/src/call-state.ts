@@ -3,6 +3,7 @@ import {
   type CallEvent,
   type CallUsage,
   callsTopic,
+  type FallbackReason,
   type GatewayMode,
   type GatewayRoute,
   gatewayResponseHeaders,
@@ -30,7 +31,7 @@ export interface CallState {
   mode: GatewayMode;
   route: GatewayRoute;
   providerLabel: ProviderLabel;
-  fallbackReason: "timeout" | "error" | null;
+  fallbackReason: FallbackReason | null;
   requestedModel: string | null;
   servedModel: string | null;
   stream: boolean;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FallbackReason } from "@gateway/contracts";
 import {
   createSseFactsTracker,
   endsAtFrameBoundary,
@@ -23,7 +24,7 @@ import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
 export type ForwardResult =
   | { kind: "done" }
   /** Only when `recoverable`: nothing reached the client, and the request may be re-issued. */
-  | { kind: "failed_before_first_byte"; reason: "timeout" | "error" };
+  | { kind: "failed_before_first_byte"; reason: FallbackReason };
 
 /** The routed arm answered with a server error: recoverable, since nothing was sent yet. */
 class UpstreamServerError extends Error {}

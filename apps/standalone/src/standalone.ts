@@ -24,9 +24,10 @@ import {
   createControlPlaneApp,
   ensureFirstOrg,
   loadCatalogFile,
+  seedPricesAndQueueRepricing,
 } from "@gateway/control-plane";
 import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
-import { type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
+import { type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
@@ -159,10 +160,11 @@ async function startApps(
   );
   await runMigrations(store);
   const { db } = store;
-  await seedPriceTable(db);
   const jobs = createInProcessQueue((letter) =>
     log.error("job failed for good", { name: letter.name, error: letter.error }),
   );
+  // the re-pricing jobs wait in the queue until the costing worker below takes them
+  await seedPricesAndQueueRepricing(db, jobs);
   const cache = createInProcessCache();
   const limits = createInProcessLimits();
   const bus = createInProcessBus({
@@ -183,7 +185,7 @@ async function startApps(
   const blobsRoot = join(dataDir, "blobs");
   const blobs = createFsBlobStore(blobsRoot);
   const services = buildServices(
-    { db, cache, blobs, log, limits },
+    { db, cache, blobs, log, limits, jobs },
     { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
   );
   await services.sync.syncAll(db);

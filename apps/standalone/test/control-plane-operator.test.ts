@@ -138,6 +138,7 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
       id: expect.stringMatching(/^price_/),
       model: "claude-sonnet-5",
       effective_from: "2026-01-01T00:00:00.000Z",
+      repricing: "queued",
     });
     expect(Number(added.json.cache_read_usd_per_mtok)).toBe(0.3);
     expect((await h.op("POST", "/operator/v1/prices", price)).status).toBe(409);

@@ -6,6 +6,7 @@ import { createInProcessCache } from "@gateway/cache";
 import { type CallEvent, type LimitsUpdate, limitsEntry, silentLogger } from "@gateway/contracts";
 import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
 import { type DbHandle, openTestDb, testStores, workloads } from "@gateway/db";
+import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import { testCallEvent } from "@gateway/testkit";
 import { eq } from "drizzle-orm";
@@ -269,6 +270,7 @@ describe("limits-status with the limiter at hand", () => {
         blobs: createFsBlobStore(blobsDir),
         log: silentLogger,
         limits,
+        jobs: createInProcessQueue(),
       },
       {},
     );

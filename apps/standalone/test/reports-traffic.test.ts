@@ -576,6 +576,9 @@ describe.each(testStores())("reports over generated traffic (%s)", (store) => {
       }),
     });
     expect(added.status).toBe(201);
+    expect(((await added.json()) as Json).repricing).toBe("queued");
+    // the costing worker re-prices, on the job the control plane queued
+    await h.gateway.internals.jobs.idle();
     rates = { ...rates, "gw-fast": [1000n, 1250n, 2000n, 100n, 5000n] };
     applyExpectedCosts();
     // The price starts 5 days ago: older gw-fast calls stay unpriced.

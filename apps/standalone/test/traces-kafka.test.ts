@@ -7,9 +7,14 @@ import { createKafkaBus, type EventBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
-import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
+import {
+  buildServices,
+  createControlPlaneApp,
+  ensureFirstOrg,
+  seedPricesAndQueueRepricing,
+} from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
-import { calls, type Db, openDb, runMigrations, seedPriceTable } from "@gateway/db";
+import { calls, type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
 import { createInProcessQueue } from "@gateway/jobs";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
@@ -51,10 +56,12 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
     closers.push(() => store.close());
     await runMigrations(store);
     db = store.db;
-    await seedPriceTable(db);
+    const jobs = createInProcessQueue(() => {});
+    closers.push(() => jobs.close());
+    await seedPricesAndQueueRepricing(db, jobs);
     cache = createInProcessCache();
     const services = buildServices(
-      { db, cache, blobs: createFsBlobStore(await tempDir()), log: silentLogger },
+      { db, cache, blobs: createFsBlobStore(await tempDir()), log: silentLogger, jobs },
       {},
     );
     const first = (await ensureFirstOrg(services))!;
@@ -74,8 +81,6 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
       namePrefix,
     });
     closers.push(() => consumers.close());
-    const jobs = createInProcessQueue(() => {});
-    closers.push(() => jobs.close());
     await startCaptureWriter({
       db,
       blobs: createFsBlobStore(await tempDir()),

@@ -1,4 +1,4 @@
-import type { LimitsEntry } from "@gateway/contracts";
+import type { LimitsEntry, ProviderLabel, WireFormat } from "@gateway/contracts";
 import type { ConfigCache, ReadOptions } from "./config-cache.ts";
 
 /** What the gateway needs to know about a live API key, found by the SHA-256 of its value. */
@@ -29,8 +29,8 @@ export interface WorkloadEntry {
 /** Where and how a catalog model is served. The credential is named, never stored. */
 export interface DeploymentEntry {
   id: string;
-  providerLabel: "provider_a" | "provider_b" | "managed";
-  wireFormat: "messages" | "chat_completions" | "responses";
+  providerLabel: ProviderLabel;
+  wireFormat: WireFormat;
   baseUrl: string;
   upstreamModel: string;
   credentialEnv: string;

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { limitNames, limitScopes } from "./limits.ts";
-import { gatewayEndpoints, gatewayModes, gatewayRoutes, providerLabels, streamOutcomes } from "./provider.ts";
+import {
+  fallbackReasons,
+  gatewayEndpoints,
+  gatewayModes,
+  gatewayRoutes,
+  providerLabels,
+  streamOutcomes,
+} from "./provider.ts";
 import { callUsageSchema } from "./usage.ts";
 
 export const callsTopic = "gateway.calls.v1";
@@ -43,7 +50,7 @@ export const callEventSchema = z.object({
   mode: z.enum(gatewayModes),
   route: z.enum(gatewayRoutes),
   /** Why a routed request was re-issued to the original model; set only on `route: "fallback"`. */
-  fallback_reason: z.enum(["timeout", "error"]).nullable().optional(),
+  fallback_reason: z.enum(fallbackReasons).nullable().optional(),
   requested_model: z.string().nullable(),
   served_model: z.string().nullable(),
   stream: z.boolean(),

@@ -2,6 +2,10 @@
 export const providerLabels = ["provider_a", "provider_b", "managed"] as const;
 export type ProviderLabel = (typeof providerLabels)[number];
 
+/** The three body formats the gateway speaks; each maps to one usage and error convention. */
+export const wireFormats = ["messages", "chat_completions", "responses"] as const;
+export type WireFormat = (typeof wireFormats)[number];
+
 /** The gateway endpoints, by the wire format they speak. */
 export const gatewayEndpoints = [
   "messages",
@@ -19,6 +23,10 @@ export type GatewayMode = (typeof gatewayModes)[number];
 /** Which arm served the request; matches workload-status route_shares. */
 export const gatewayRoutes = ["primary", "gateway", "fallback"] as const;
 export type GatewayRoute = (typeof gatewayRoutes)[number];
+
+/** Why a routed call was re-issued to the workload's original model. */
+export const fallbackReasons = ["timeout", "error"] as const;
+export type FallbackReason = (typeof fallbackReasons)[number];
 
 export const streamOutcomes = ["complete", "truncated", "upstream_error", "client_aborted"] as const;
 export type StreamOutcome = (typeof streamOutcomes)[number];

@@ -9,12 +9,21 @@ interface Job {
   attempt: number;
 }
 
+interface Handler {
+  handler: (payload: unknown) => Promise<void>;
+  policy: RetryPolicy;
+}
+
 /**
- * The embedded job runner: jobs run on later ticks of this process, one at a time per name,
- * with exponential backoff. Jobs that exhaust their attempts go to `onDeadLetter`.
+ * The embedded job runner: jobs run on later ticks of this process, several at once, with
+ * exponential backoff. Jobs that exhaust their attempts go to `onDeadLetter`. A job added
+ * before its name has a handler waits for one, as a BullMQ job waits for a worker: the process
+ * may enqueue (the control plane, seeding prices) before the costing worker has started.
  */
 export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void = () => {}): JobQueue {
-  const handlers = new Map<string, { handler: (payload: unknown) => Promise<void>; policy: RetryPolicy }>();
+  const handlers = new Map<string, Handler>();
+  // jobs added for a name no handler takes yet, with their delays, by name
+  const unclaimed = new Map<string, { job: Job; delayMs: number }[]>();
   const pendingIds = new Set<string>();
   const running = new Set<Promise<void>>();
   const stats = new Map<string, JobStats>();
@@ -32,8 +41,13 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
   }
 
   function schedule(job: Job, delayMs: number) {
+    const entry = handlers.get(job.name);
+    if (!entry) {
+      unclaimed.set(job.name, [...(unclaimed.get(job.name) ?? []), { job, delayMs }]);
+      return;
+    }
     depths.set(job.name, (depths.get(job.name) ?? 0) + 1);
-    const run = new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(() => execute(job));
+    const run = new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(() => execute(job, entry));
     running.add(run);
     void run.finally(() => {
       running.delete(run);
@@ -41,9 +55,8 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
     });
   }
 
-  async function execute(job: Job) {
-    const entry = handlers.get(job.name);
-    if (!entry || closed) return;
+  async function execute(job: Job, entry: Handler) {
+    if (closed) return;
     try {
       await entry.handler(job.payload);
       if (job.jobId) pendingIds.delete(job.jobId);
@@ -71,12 +84,16 @@ export function createInProcessQueue(onDeadLetter: (letter: DeadLetter) => void 
     process(name, handler, policy = defaultPolicy) {
       if (handlers.has(name)) throw new Error(`a worker for ${name} is already registered`);
       handlers.set(name, { handler, policy });
+      const waiting = unclaimed.get(name) ?? [];
+      unclaimed.delete(name);
+      for (const { job, delayMs } of waiting) schedule(job, delayMs);
     },
+    // Jobs no handler takes are not waited for: nothing in this process would ever run them.
     async idle() {
       while (running.size > 0) await Promise.all([...running]);
     },
     stats: () => [...handlers.keys()].map((name) => ({ ...statsOf(name) })),
-    depth: async (name) => depths.get(name) ?? 0,
+    depth: async (name) => (depths.get(name) ?? 0) + (unclaimed.get(name)?.length ?? 0),
     async close() {
       closed = true;
       await Promise.all([...running]);

@@ -1,5 +1,5 @@
 /**
- * Background jobs (pricing, re-pricing, rollups): enqueued by one part, run by a worker, retried
+ * Background jobs (pricing, re-pricing): enqueued by one part, run by a worker, retried
  * with backoff, and parked as dead letters when they keep failing. BullMQ in the distributed
  * deployment; an in-process runner in the embedded one.
  */
@@ -16,6 +16,9 @@ export interface JobQueue {
   depth(name: string): Promise<number>;
   close(): Promise<void>;
 }
+
+/** What a process that only enqueues holds (the control plane): it never runs the jobs. */
+export type JobProducer = Pick<JobQueue, "add">;
 
 export interface RetryPolicy {
   attempts: number;

@@ -26,4 +26,18 @@ describe("in-process job queue", () => {
     await queue.idle();
     expect(seen).toEqual([1, 3]);
   });
+
+  it("keeps a job added before its handler until one is registered, as a BullMQ queue does", async () => {
+    const queue = createInProcessQueue();
+    const seen: unknown[] = [];
+    await queue.add("reprice", "early");
+    await queue.add("reprice", "delayed", { delayMs: 10 });
+    // nothing in this process runs it yet: idle does not wait for it, and it is still counted
+    await queue.idle();
+    expect(await queue.depth("reprice")).toBe(2);
+    queue.process("reprice", async (payload) => void seen.push(payload));
+    await queue.idle();
+    expect(seen).toEqual(["early", "delayed"]);
+    expect(await queue.depth("reprice")).toBe(0);
+  });
 });

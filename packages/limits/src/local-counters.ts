@@ -1,5 +1,5 @@
 import type { BudgetAppliesTo, BudgetPeriod, LimitName, LimitsEntry, SpendTotal } from "@gateway/contracts";
-import { bucketUse, spendTokens, takeRequest, tokensWaitMs } from "./buckets.ts";
+import { bucketUse, minuteMs, spendTokens, takeRequest, tokensWaitMs } from "./buckets.ts";
 import type { Admission, AdmitRequest, Lease, ScopeLimits, ScopeUse } from "./limit-store.ts";
 import { currentPeriod } from "./spend-keys.ts";
 
@@ -22,9 +22,11 @@ export const concurrencyRetryMs = 1_000;
 
 /**
  * Limits counted in this process's memory: the all-in-one process's store, and what a Redis
- * store counts with while Redis is away, against `share(limit)` (its part of each limit).
+ * store counts with while Redis is away, against `share(limit)` (its part of each limit). With
+ * `startSpent`, a scope first seen starts with its buckets spent rather than full: a replica
+ * that begins counting alone cannot know what the others took, so it allows no burst.
  */
-export function localCounters(now: () => number = Date.now) {
+export function localCounters(now: () => number = Date.now, { startSpent = false } = {}) {
   const states = new Map<string, ScopeState>();
   // one entry per scope and period kind: a new period's total replaces the last one
   const spend = new Map<string, PeriodSpend>();
@@ -32,7 +34,9 @@ export function localCounters(now: () => number = Date.now) {
     const key = `${s.scope}:${s.id}`;
     let state = states.get(key);
     if (!state) {
-      state = { requests: 0, tokens: 0, inFlight: new Set() };
+      // a spent bucket admits at the sustained rate only, never a burst
+      const tat = startSpent ? now() + minuteMs : 0;
+      state = { requests: tat, tokens: tat, inFlight: new Set() };
       states.set(key, state);
     }
     return state;
@@ -44,6 +48,11 @@ export function localCounters(now: () => number = Date.now) {
   };
 
   return {
+    /** Forgets every count (spend excepted): the next counting alone starts from spent buckets. */
+    reset() {
+      states.clear();
+    },
+
     admit(request: AdmitRequest, share: (limit: number) => number = (limit) => limit): Admission {
       const at = now();
       const refuse = (s: ScopeLimits, limit: LimitName, value: number, retryAfterMs: number): Admission => ({

@@ -61,7 +61,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   const heartbeatCall = script("gatewayLimitsHeartbeat", heartbeatScript);
   const spendCall = script("gatewayLimitsSpend", spendScript);
 
-  const local: LocalCounters = localCounters();
+  const local: LocalCounters = localCounters(Date.now, { startSpent: true });
   const localLeases = new WeakSet<Lease>();
   // calls holding a slot in Redis, whose leases are renewed while they run
   const slotHolders = new Set<Lease>();
@@ -100,8 +100,15 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
       });
     skipRedisUntil = Date.now() + breakMs;
   };
+  // Each time this replica starts counting alone it starts from spent buckets (see
+  // `localCounters`): what it counted alone last time says nothing of what the others took since.
+  let countingAlone = false;
 
   function admitLocally(request: AdmitRequest): Admission {
+    if (!countingAlone) {
+      countingAlone = true;
+      local.reset();
+    }
     const admission = local.admit(request, share);
     if (admission.ok) localLeases.add(admission.lease);
     return admission;
@@ -122,6 +129,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
 
   function admit(request: AdmitRequest): Promise<Admission> {
     if (!sharing()) return Promise.resolve(admitLocally(request));
+    countingAlone = false;
     return new Promise((done) => {
       if (admits.length === 0 && settles.length === 0) setImmediate(flush);
       admits.push({ request, at: Date.now(), done });

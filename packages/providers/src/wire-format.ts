@@ -1,7 +1,6 @@
-import type { GatewayEndpoint, ProviderLabel } from "@gateway/contracts";
+import type { GatewayEndpoint, ProviderLabel, WireFormat } from "@gateway/contracts";
 
-/** The three body formats the gateway speaks; each maps to one usage and error convention. */
-export type WireFormat = "messages" | "chat_completions" | "responses";
+export type { WireFormat };
 
 export interface EndpointSpec {
   endpoint: GatewayEndpoint;

@@ -1,3 +1,4 @@
+import { providerLabels, wireFormats } from "@gateway/contracts";
 import type { catalogDeployments, catalogModels } from "@gateway/db";
 import { z } from "zod";
 import { ApiError, notFound } from "../errors.ts";
@@ -16,8 +17,8 @@ export const putCatalogModelRequest = catalogModelInput;
 
 const deploymentSchema = z.object({
   id: z.string().meta({ description: "Prefix `dep_`." }),
-  provider_label: z.enum(["provider_a", "provider_b", "managed"]),
-  wire_format: z.enum(["messages", "chat_completions", "responses"]),
+  provider_label: z.enum(providerLabels),
+  wire_format: z.enum(wireFormats),
   base_url: z.string(),
   upstream_model: z.string(),
   credential_env: z.string(),

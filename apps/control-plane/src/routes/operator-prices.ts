@@ -1,5 +1,6 @@
 import { newId } from "@gateway/contracts";
-import { prices, repriceCallsFor } from "@gateway/db";
+import { prices } from "@gateway/db";
+import { enqueueReprice } from "@gateway/jobs";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ApiError } from "../errors.ts";
@@ -43,6 +44,12 @@ export const priceSchema = z.object({
   created_at: z.iso.datetime(),
 });
 export const priceListResponse = z.object({ prices: z.array(priceSchema) });
+export const addPriceResponse = priceSchema.extend({
+  repricing: z.literal("queued").meta({
+    description:
+      "The model's calls are re-priced by a background job (`costing.reprice-model`), after this answer: reports show the new row once it has run.",
+  }),
+});
 
 function priceObject(p: typeof prices.$inferSelect): z.infer<typeof priceSchema> {
   return {
@@ -86,7 +93,10 @@ export function registerOperatorPrices(t: RouteTable) {
       summary: "Add a price row",
       body: addPriceRequest,
       responses: {
-        201: { description: "The new row.", schema: priceSchema },
+        201: {
+          description: "The new row; re-pricing of the model's calls is queued.",
+          schema: addPriceResponse,
+        },
         409: { description: "The model already has a price starting at that instant." },
       },
     },
@@ -110,9 +120,10 @@ export function registerOperatorPrices(t: RouteTable) {
         throw new ApiError("conflict", `'${body.model}' already has a price effective from that instant.`);
       }
       // Calls the new row covers (unpriced for want of a price, or priced at an older version)
-      // are re-priced before the answer, so the next report already shows them.
-      await repriceCallsFor(c.get("services").db, row.model);
-      return c.json(priceObject(row), 201);
+      // are re-priced by the costing worker: pricing has one owner, and re-pricing a model with
+      // many calls is one long statement that must not hold an HTTP request open.
+      await enqueueReprice(c.get("services").jobs, row.model);
+      return c.json({ ...priceObject(row), repricing: "queued" as const }, 201);
     },
   );
 }

@@ -10,7 +10,10 @@ import { cursorCodec } from "./cursor.ts";
  * Without a cursor secret, a random one per start (cursors then end with the process).
  */
 export function buildServices(
-  stores: Pick<Services, "db" | "blobs" | "log"> & { cache: ConfigCache; limits?: Services["limits"] },
+  stores: Pick<Services, "db" | "blobs" | "log" | "jobs"> & {
+    cache: ConfigCache;
+    limits?: Services["limits"];
+  },
   settings: { cursorSecret?: string | undefined; operatorToken?: string | undefined },
 ): Services {
   const { cache, ...rest } = stores;

@@ -1,5 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { newId, upstreamCredentialEnvPattern, upstreamCredentialPrefix } from "@gateway/contracts";
+import {
+  newId,
+  providerLabels,
+  upstreamCredentialEnvPattern,
+  upstreamCredentialPrefix,
+  wireFormats,
+} from "@gateway/contracts";
 import { catalogDeployments, catalogModels } from "@gateway/db";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
@@ -24,8 +30,8 @@ const baseUrl = z
   }, "An http(s) base URL without credentials, query or fragment");
 
 export const deploymentInput = z.strictObject({
-  provider_label: z.enum(["provider_a", "provider_b", "managed"]),
-  wire_format: z.enum(["messages", "chat_completions", "responses"]),
+  provider_label: z.enum(providerLabels),
+  wire_format: z.enum(wireFormats),
   base_url: baseUrl.meta({ description: "http(s) URL of the upstream, no `/v1`." }),
   upstream_model: z.string().min(1).max(200),
   credential_env: z

@@ -1,6 +1,5 @@
 import type { Db } from "../client.ts";
 import { prices } from "../schema/prices.ts";
-import { repriceCallsFor } from "./pricing.ts";
 
 /** US dollars per million tokens, as exact decimal strings. */
 export interface SeedPrice {
@@ -87,7 +86,8 @@ export function seedPriceId(p: SeedPrice): string {
 
 /**
  * Inserts the seed rows that are missing (by model and effective date; rows the operator added
- * are never touched) and re-prices the models that gained a row. Idempotent.
+ * are never touched) and returns the models that gained a row, whose calls the caller has
+ * re-priced (the control plane queues a `costing.reprice-model` job for each). Idempotent.
  */
 export async function seedPriceTable(db: Db): Promise<string[]> {
   const inserted = await db
@@ -106,7 +106,5 @@ export async function seedPriceTable(db: Db): Promise<string[]> {
     )
     .onConflictDoNothing()
     .returning({ model: prices.model });
-  const models = [...new Set(inserted.map((r) => r.model))];
-  for (const model of models) await repriceCallsFor(db, model);
-  return models;
+  return [...new Set(inserted.map((r) => r.model))];
 }

@@ -104,10 +104,11 @@ export function priceCallsById(db: Db, requestIds: readonly string[]): Promise<n
 }
 
 /**
- * Re-prices every call served by `model`; run it after adding (or removing) a price row for that
- * model. Calls that were `no_price` become priced, and priced calls move to the newer price
- * version when it now covers them. One statement over the model's calls: on a very large table
- * this is a long transaction, fine for an operator action, not for a hot path.
+ * Re-prices every call served by `model`, after a price row for that model was added: the
+ * costing worker's `costing.reprice-model` job, which the control plane queues. Calls that were
+ * `no_price` become priced, and priced calls move to the newer price version when it now covers
+ * them. One statement over the model's calls: on a very large table this is a long transaction,
+ * fine for a background job, never inside a request.
  */
 export function repriceCallsFor(db: Db, model: string): Promise<number> {
   return priceCalls(db, sql`c.served_model = ${model}`);

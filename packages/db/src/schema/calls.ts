@@ -1,4 +1,4 @@
-import { unpricedReasons } from "@gateway/contracts";
+import { pricingStatuses, unpricedReasons } from "@gateway/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -49,9 +49,7 @@ export const calls = pgTable(
     cacheCreation5mInputTokens: bigint("cache_creation_5m_input_tokens", { mode: "number" }),
     cacheCreation1hInputTokens: bigint("cache_creation_1h_input_tokens", { mode: "number" }),
     outputTokens: bigint("output_tokens", { mode: "number" }),
-    pricingStatus: text("pricing_status", { enum: ["priced", "unpriced"] })
-      .notNull()
-      .default("unpriced"),
+    pricingStatus: text("pricing_status", { enum: pricingStatuses }).notNull().default("unpriced"),
     unpricedReason: text("unpriced_reason", { enum: unpricedReasons }),
     /** The price row (version) a priced call used. */
     priceId: text("price_id"),

@@ -1,3 +1,4 @@
+import { providerLabels, wireFormats } from "@gateway/contracts";
 import { boolean, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Public catalog ids carry no provider, endpoint or deployment detail. */
@@ -14,8 +15,8 @@ export const catalogDeployments = pgTable("catalog_deployments", {
   modelId: text("model_id")
     .notNull()
     .references(() => catalogModels.id),
-  providerLabel: text("provider_label", { enum: ["provider_a", "provider_b", "managed"] }).notNull(),
-  wireFormat: text("wire_format", { enum: ["messages", "chat_completions", "responses"] }).notNull(),
+  providerLabel: text("provider_label", { enum: providerLabels }).notNull(),
+  wireFormat: text("wire_format", { enum: wireFormats }).notNull(),
   baseUrl: text("base_url").notNull(),
   upstreamModel: text("upstream_model").notNull(),
   /** Name of the env var holding the operator's credential; the secret itself is never stored. */

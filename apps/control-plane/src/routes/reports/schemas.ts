@@ -1,4 +1,11 @@
-import { budgetSchema, limitScopes, limitsSchema, providerLabels, unpricedReasons } from "@gateway/contracts";
+import {
+  budgetSchema,
+  limitScopes,
+  limitsSchema,
+  pricingStatuses,
+  providerLabels,
+  unpricedReasons,
+} from "@gateway/contracts";
 import { usageGroupKeys } from "@gateway/db";
 import { z } from "zod";
 
@@ -185,7 +192,7 @@ export const callCostRecord = z
   .strictObject({
     org_id: z.string(),
     request_id: z.string().meta({ description: "Canonical request id." }),
-    pricing_status: z.enum(["priced", "unpriced"]),
+    pricing_status: z.enum(pricingStatuses),
     unpriced_reason: z
       .enum(unpricedReasons)
       .nullable()
