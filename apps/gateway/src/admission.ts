@@ -1,4 +1,4 @@
-import { type CallUsage, type LimitScope, microsToUsd } from "@gateway/contracts";
+import { budgetPeriodBounds, type CallUsage, type LimitScope, microsToUsd } from "@gateway/contracts";
 import type { LimitStore, Refusal, ScopeLimits } from "@gateway/limits";
 import type { GatewayErrorKind, WireFormat } from "@gateway/providers";
 import type { CallPlan } from "./attempt.ts";
@@ -82,7 +82,7 @@ export function refusalAnswer(
   if (refusal.limit === "budget") {
     headers["x-should-retry"] = "false";
     const budget = limitsOf(refusal.scope, caller).budget!;
-    const resetsAt = new Date(now + refusal.retryAfterMs).toISOString();
+    const resetsAt = budgetPeriodBounds(budget.period, new Date(now)).end.toISOString();
     const which = `${budget.period === "day" ? "daily" : "monthly"} budget of $${microsToUsd(budget.micros)}`;
     const calls = budget.appliesTo === "managed" ? "managed calls" : "calls";
     return {
