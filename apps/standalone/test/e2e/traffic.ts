@@ -3,6 +3,7 @@ export interface GatewayReply {
   text: string;
   requestId: string;
   retryAfter: string | null;
+  retryAfterMs: string | null;
   ms: number;
 }
 
@@ -31,6 +32,7 @@ export async function gatewayCall(
     text,
     requestId: res.headers.get("x-gateway-request-id") ?? "",
     retryAfter: res.headers.get("retry-after"),
+    retryAfterMs: res.headers.get("retry-after-ms"),
     ms: performance.now() - started,
   };
 }
