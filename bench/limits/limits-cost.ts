@@ -6,7 +6,9 @@
  *   - no limits set: what every call without limits pays;
  *   - the in-process store of the all-in-one process;
  *   - the Redis store of the split gateway (set `BENCH_REDIS_URL`), 32 calls in flight: the
- *     gateway process's CPU only (Redis's own is not the gateway's).
+ *     gateway process's CPU only (Redis's own is not the gateway's). Limits this large let the
+ *     replica admit most calls from what it holds (`replica-permits.ts`); a limit within 1 % of being reached
+ *     is asked of Redis on every call, which the "asked every call" case measures.
  */
 
 import { silentLogger } from "@gateway/contracts";
@@ -36,6 +38,37 @@ const unlimited: Caller = {
   apiKey: { id: "key_free", orgId: "org_bench" },
   project: { id: "proj_free", orgId: "org_bench", slug: "free" },
   workload: { ...limited.workload, id: "wl_free", limits: undefined },
+};
+/**
+ * Calls at once limited to 200, 32 in flight: the replica may hold only 2 spare slots (1 %), so
+ * a rise in concurrency asks Redis. (Requests and tokens stay out of reach: at the bench's
+ * pace, hundreds of thousands of calls a second, any realistic per-minute limit is reached.)
+ */
+const tightSlots: Caller = {
+  ...limited,
+  workload: { ...limited.workload, id: "wl_tight", limits: { concurrent: 200 } },
+};
+/**
+ * A budget within 1 % of spent (never reached: the bench's calls are not priced): nothing is
+ * held, every call is asked of Redis. The same path serves a requests-per-minute limit under 100
+ * (at most 100 calls a minute) and a tokens limit within 1 % of its room.
+ */
+const budgetMicros = 1_000_000;
+const nearlySpent: Caller = {
+  ...limited,
+  workload: {
+    ...limited.workload,
+    id: "wl_nearly_spent",
+    limits: { concurrent: huge, budget: { micros: budgetMicros, period: "day", appliesTo: "all" } },
+  },
+};
+const nearlySpentTotal = {
+  scope: "workload" as const,
+  scopeId: "wl_nearly_spent",
+  period: "day" as const,
+  periodStart: new Date().toISOString().slice(0, 10),
+  managedMicros: budgetMicros - 5_000,
+  allMicros: budgetMicros - 5_000,
 };
 /** The common case: one limit on one scope, nothing to settle when the call ends. */
 const rpmOnly: Caller = { ...unlimited, apiKey: { ...unlimited.apiKey, limits: { rpm: huge } } };
@@ -104,6 +137,21 @@ if (redisUrl) {
   while (redis.counting() !== "shared") await new Promise((r) => setTimeout(r, 50));
   await measure("redis, 1 scope, requests per minute only, 32 in flight", redis, rpmOnly, 20_000, 32);
   await measure("redis, 3 scopes limited, 32 in flight", redis, limited, 20_000, 32);
+  await measure(
+    "redis, 3 scopes limited, 200 calls at once allowed, 32 in flight",
+    redis,
+    tightSlots,
+    20_000,
+    32,
+  );
+  await redis.publishSpend([nearlySpentTotal]);
+  await measure(
+    "redis, 3 scopes limited, a budget within 1 % of spent (asked every call), 32 in flight",
+    redis,
+    nearlySpent,
+    20_000,
+    32,
+  );
   // a call Redis did not answer is counted locally, which would flatter the figures
   if (redis.counting() !== "shared") throw new Error("redis stopped answering during the bench");
   await redis.close();

@@ -4,6 +4,7 @@ import { bucketUse } from "./buckets.ts";
 import type { Admission, AdmitRequest, Lease, LimitStore, ScopeLimits } from "./limit-store.ts";
 import { type LocalCounters, localCounters } from "./local-counters.ts";
 import { admitScript, heartbeatScript, renewScript, settleScript, spendScript } from "./redis-scripts.ts";
+import { type ReplicaPermits, replicaPermits, type ScopeAsk, type ScopeReturn } from "./replica-permits.ts";
 import { currentPeriod, spendKey } from "./spend-keys.ts";
 
 export interface RedisLimitsOptions {
@@ -24,23 +25,31 @@ export interface RedisLimitsOptions {
   heartbeatMs?: number;
   /** After Redis failed, how long calls are counted locally before Redis is tried again. */
   breakMs?: number;
+  /** Longest the tokens of calls that ended wait to be sent to Redis with others. */
+  settleDelayMs?: number;
+  /** Longest a freed concurrency slot stays held for the replica's next call before it goes back. */
+  slotLingerMs?: number;
 }
 
 const limitCodes = [null, "requests_per_minute", "tokens_per_minute", "max_concurrent", "budget"] as const;
 type ScriptCall = (numberOfKeys: number, ...args: (string | number)[]) => Promise<unknown>;
 
 /**
- * Limits shared by every gateway replica through Redis: one atomic script per call admitted and
- * one when it ends. When Redis does not answer within `timeoutMs` (or is away), calls are
- * counted in this process against its share of each limit (the limit divided by the replicas
- * seen alive at the last heartbeat), for `breakMs`, and then Redis is tried again. A budget seen
- * spent in Redis stays refused while counting locally; spend that grows meanwhile is not seen.
+ * Limits shared by every gateway replica through Redis. A call is admitted in memory while what
+ * this replica holds of each of its scopes covers it (`replica-permits.ts`); otherwise by one
+ * atomic script for the calls of the same turn, which also hands the replica more to hold. When
+ * Redis does not answer within `timeoutMs` (or is away), calls are counted in this process
+ * against its share of each limit (the limit divided by the replicas seen alive at the last
+ * heartbeat), for `breakMs`, and then Redis is tried again. A budget seen spent in Redis stays
+ * refused while counting locally; spend that grows meanwhile is not seen.
  */
 export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   const { log, timeoutMs, namespace: ns, instanceId } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const breakMs = options.breakMs ?? 1_000;
+  const settleDelayMs = options.settleDelayMs ?? 50;
+  const slotLingerMs = options.slotLingerMs ?? 5;
   const redis = new Redis(options.url, {
     // fail at once while disconnected instead of queueing: a call never waits for a reconnect
     enableOfflineQueue: false,
@@ -63,8 +72,9 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
 
   const local: LocalCounters = localCounters(Date.now, { startSpent: true });
   const localLeases = new WeakSet<Lease>();
-  // calls holding a slot in Redis, whose leases are renewed while they run
-  const slotHolders = new Set<Lease>();
+  // slots are named by replica: a process without an instance id (it admits nothing) gets one
+  const slotTag = instanceId ?? `anon-${process.pid}-${Date.now()}`;
+  const permits: ReplicaPermits = replicaPermits(slotTag);
   let replicas = 1;
   let counts: number[] = [];
   let skipRedisUntil = 0;
@@ -77,11 +87,12 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     flight: `${ns}:f:${s.scope}:${s.id}`,
   });
   /**
-   * A scope as the admit script reads it (`redis-scripts.ts`): one string, not eight arguments.
-   * All but the period's start is kept per limits entry, which lives as long as its config copy.
+   * A scope as the admit script reads it (`redis-scripts.ts`): one string, not eleven arguments.
+   * All but the period's start and the slot numbers is kept per limits entry, which lives as
+   * long as its config copy.
    */
   const packed = new WeakMap<LimitsEntry, string>();
-  const packScope = ({ scope, id, limits }: ScopeLimits, at: number) => {
+  const packScope = ({ scope, id, limits }: ScopeLimits, at: number, ask: ScopeAsk) => {
     let fixed = packed.get(limits);
     if (fixed === undefined) {
       const { rpm, tpm, concurrent, budget } = limits;
@@ -89,7 +100,8 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
       fixed = `${scope}:${id}\t${rpm ?? 0}\t${tpm ?? 0}\t${concurrent ?? 0}\t${budget?.micros ?? 0}\t${all}\t${budget?.period ?? "day"}`;
       packed.set(limits, fixed);
     }
-    return limits.budget ? `${fixed}\t${currentPeriod(limits.budget.period, at).start}` : `${fixed}\t-`;
+    const start = limits.budget ? currentPeriod(limits.budget.period, at).start : "-";
+    return `${fixed}\t${start}\t${ask.requests}\t${ask.slots}\t${ask.slotBase}`;
   };
   const redisFailed = (what: string, error: unknown) => {
     if (Date.now() >= skipRedisUntil)
@@ -99,6 +111,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
         error,
       });
     skipRedisUntil = Date.now() + breakMs;
+    permits.forget();
   };
   // Each time this replica starts counting alone it starts from spent buckets (see
   // `localCounters`): what it counted alone last time says nothing of what the others took since.
@@ -121,61 +134,129 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   interface PendingAdmit {
     request: AdmitRequest;
     at: number;
+    /** What the call asks of each scope. */
+    asks: ScopeAsk[];
+    /** Indexes of the scopes asked of Redis: the others are covered by what the replica holds. */
+    sent: number[];
     done(admission: Admission): void;
   }
   let admits: PendingAdmit[] = [];
-  /** Scopes of calls that ended this turn, settled with the turn's admits: nobody waits on them. */
-  let settles: string[] = [];
+  /**
+   * What calls that ended give back, per scope: sent with the next admits, or on their own
+   * within `settleDelayMs` (tokens) or `slotLingerMs` (freed slots: another replica may be
+   * waiting for one).
+   */
+  let settles = new Map<string, ScopeReturn>();
+  let flushSoon: NodeJS.Immediate | undefined;
+  let flushLater: NodeJS.Timeout | undefined;
+  let flushLaterAt = 0;
+  /** A flush within `delayMs` (0: this turn), unless one is due sooner. */
+  const scheduleFlush = (delayMs: number) => {
+    if (flushSoon !== undefined) return;
+    const at = Date.now() + delayMs;
+    if (delayMs > 0 && flushLater !== undefined && flushLaterAt <= at) return;
+    clearTimeout(flushLater);
+    flushLater = undefined;
+    if (delayMs === 0) flushSoon = setImmediate(flush);
+    else {
+      flushLaterAt = at;
+      flushLater = setTimeout(flush, delayMs);
+    }
+  };
 
   function admit(request: AdmitRequest): Promise<Admission> {
     if (!sharing()) return Promise.resolve(admitLocally(request));
     countingAlone = false;
+    if (permits.admitHere(request))
+      return Promise.resolve({ ok: true, lease: { requestId: request.requestId, scopes: request.scopes } });
+    const asks = request.scopes.map((s) => permits.ask(s, request.managed));
+    const sent: number[] = [];
+    asks.forEach((ask, i) => {
+      if (ask.sent) sent.push(i);
+    });
     return new Promise((done) => {
-      if (admits.length === 0 && settles.length === 0) setImmediate(flush);
-      admits.push({ request, at: Date.now(), done });
+      scheduleFlush(0);
+      admits.push({ request, at: Date.now(), asks, sent, done });
     });
   }
 
-  /** The turn's settles and admits, as one command (or the settles alone). */
+  /** The settles waiting, as the scripts read them (`settle` in `redis-scripts.ts`). */
+  function takeSettles(): string {
+    let ended = "";
+    for (const [key, back] of settles) {
+      ended += `${ended ? "\n" : ""}${key}\t${back.tpm}\t${back.tokens}`;
+      if (back.slots.length > 0) ended += `\t${back.slots.join(" ")}`;
+    }
+    settles = new Map();
+    return ended;
+  }
+
+  /** The settles and admits waiting, as one command (or the settles alone). */
   function flush() {
-    const ended = settles.join("\n");
-    settles = [];
+    clearImmediate(flushSoon);
+    flushSoon = undefined;
+    clearTimeout(flushLater);
+    flushLater = undefined;
+    permits.takeReleases(settles);
+    const ended = takeSettles();
     if (admits.length === 0) {
       // a settle that does not reach Redis leaves the slots to their leases and the tokens uncounted
-      settleCall(0, ns, ended).catch((error: unknown) => redisFailed("settle", error));
+      if (ended) settleCall(0, ns, ended).catch((error: unknown) => redisFailed("settle", error));
       return;
     }
     const batch = admits;
     admits = [];
-    const args: (string | number)[] = [ns, leaseMs, ended];
-    for (const { request, at } of batch) {
-      let call = `${request.managed ? 1 : 0}\t${request.requestId}`;
-      for (const s of request.scopes) call += `\n${packScope(s, at)}`;
+    const args: (string | number)[] = [ns, leaseMs, slotTag, ended];
+    for (const { request, at, asks, sent } of batch) {
+      let call = request.managed ? "1" : "0";
+      for (const i of sent) call += `\n${packScope(request.scopes[i]!, at, asks[i]!)}`;
       args.push(call);
     }
     admitCall(0, ...args).then(
       (answer) => {
-        const triples = answer as number[];
-        batch.forEach((pending, i) => {
-          pending.done(
-            admission(pending, triples[i * 3] ?? 0, triples[i * 3 + 1] ?? 0, triples[i * 3 + 2] ?? 0),
-          );
-        });
+        const numbers = answer as number[];
+        let offset = 0;
+        for (const pending of batch) {
+          pending.done(admission(pending, numbers, offset));
+          offset += 3 + 4 * pending.sent.length;
+        }
       },
       (error: unknown) => {
         redisFailed("admit", error);
-        for (const pending of batch) pending.done(admitLocally(pending.request));
+        for (const pending of batch) {
+          giveBack(pending, -1);
+          pending.done(admitLocally(pending.request));
+        }
       },
     );
   }
 
-  function admission({ request, at }: PendingAdmit, index: number, code: number, waitMs: number): Admission {
-    const lease = { requestId: request.requestId, scopes: request.scopes };
+  /** A call not admitted through Redis: what it took of the replica's holds goes back. */
+  function giveBack({ request, asks }: PendingAdmit, refusedBy: number) {
+    for (const [i, s] of request.scopes.entries()) permits.refused(s, asks[i]!, i === refusedBy);
+  }
+
+  /** One call's answer, from `offset` in the script's numbers; what was granted is kept. */
+  function admission(pending: PendingAdmit, numbers: number[], offset: number): Admission {
+    const { request, at } = pending;
+    const index = numbers[offset] ?? 0;
+    const code = numbers[offset + 1] ?? 0;
+    const waitMs = numbers[offset + 2] ?? 0;
     if (index === 0) {
-      if (request.scopes.some((s) => s.limits.concurrent)) slotHolders.add(lease);
-      return { ok: true, lease };
+      pending.sent.forEach((i, j) => {
+        const from = offset + 3 + j * 4;
+        permits.granted(request.scopes[i]!, pending.asks[i]!, {
+          requests: numbers[from] ?? 0,
+          tokenRoom: numbers[from + 1] ?? -1,
+          slots: numbers[from + 2] ?? 0,
+          budgetRemaining: numbers[from + 3] ?? -1,
+        });
+      });
+      return { ok: true, lease: { requestId: request.requestId, scopes: request.scopes } };
     }
-    const s = request.scopes[index - 1]!;
+    const refusedBy = pending.sent[index - 1]!;
+    giveBack(pending, refusedBy);
+    const s = request.scopes[refusedBy]!;
     const limit = limitCodes[code] ?? "requests_per_minute";
     if (limit === "budget") return refuseBudget(s, at);
     const value =
@@ -218,30 +299,21 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
 
   function settle(lease: Lease, tokens: number) {
     if (localLeases.has(lease)) return local.settle(lease, tokens, share);
-    slotHolders.delete(lease);
-    const before = settles.length;
-    for (const s of lease.scopes) {
-      const tpm = s.limits.tpm ?? 0;
-      if (!s.limits.concurrent && !(tpm > 0 && tokens > 0)) continue;
-      settles.push(`${s.scope}:${s.id}\t${lease.requestId}\t${tpm}\t${tokens}`);
-    }
-    if (before === 0 && admits.length === 0 && settles.length > 0) setImmediate(flush);
+    const given = permits.ended(lease, tokens, settles);
+    if (given !== "nothing") scheduleFlush(given === "slots" ? slotLingerMs : settleDelayMs);
   }
 
   const renewTimer = setInterval(() => {
-    if (slotHolders.size === 0 || !sharing()) return;
-    const keyArgs: string[] = [];
-    const args: string[] = [];
-    for (const lease of slotHolders) {
-      for (const s of lease.scopes) {
-        if (!s.limits.concurrent) continue;
-        keyArgs.push(keys(s).flight);
-        args.push(lease.requestId);
-      }
-    }
-    renewCall(keyArgs.length, ...keyArgs, leaseMs, ...args).catch((error: unknown) =>
-      redisFailed("renew", error),
-    );
+    // spare slots go back first: a replica idle for a while holds none
+    if (permits.releaseSpare(settles)) scheduleFlush(0);
+    const renew = permits.renewals();
+    if (renew.length === 0 || !sharing()) return;
+    renewCall(
+      renew.length,
+      ...renew.map((r) => `${ns}:f:${r.key}`),
+      leaseMs,
+      ...renew.map((r) => r.name),
+    ).catch((error: unknown) => redisFailed("renew", error));
   }, leaseMs / 3);
   renewTimer.unref();
 
@@ -309,6 +381,12 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     async close() {
       clearInterval(renewTimer);
       clearInterval(heartbeatTimer);
+      clearImmediate(flushSoon);
+      clearTimeout(flushLater);
+      // the last calls' tokens and slots still go to Redis (their leases would free the slots)
+      permits.takeReleases(settles);
+      const ended = takeSettles();
+      if (ended && sharing()) await settleCall(0, ns, ended).catch(() => {});
       redis.disconnect();
     },
   };

@@ -2,8 +2,9 @@
  * The Redis side of `buckets.ts`, as atomic scripts: every replica's check-and-take on a call's
  * scopes happens in one step, so two gateways cannot both take the last unit. Time is Redis's
  * own (`TIME`), so replicas' clocks do not matter. Per scope there are three keys: its buckets
- * (hash: `r` requests tat, `t` tokens tat), its calls in flight (sorted set of request ids by
- * lease expiry) and its spend in the budget's current period (hash: `m` managed, `a` all).
+ * (hash: `r` requests tat, `t` tokens tat), its slots in flight (sorted set of slot names by
+ * lease expiry, each held by one replica: `replica-permits.ts`) and its spend in the budget's
+ * current period (hash: `m` managed, `a` all).
  */
 const now = `
 local t = redis.call('TIME')
@@ -21,86 +22,120 @@ local function split(text, separator)
   for part in string.gmatch(text, '[^' .. separator .. ']+') do parts[#parts + 1] = part end
   return parts
 end
--- calls that ended: one line each per scope to settle, "<scope>:<id>, request id, tpm (0 =
--- none), tokens" tab-separated; their slots free and their tokens are spent
+-- what calls that ended give back: one line per scope, "<scope>:<id>, tpm (0 = none), tokens,
+-- slot names freed (space-separated, left out when none)" tab-separated
 local function settle(ns, text)
   for _, line in ipairs(split(text, '\\n')) do
     local f = split(line, '\\t')
     local buckets = ns .. ':b:' .. f[1]
-    redis.call('ZREM', ns .. ':f:' .. f[1], f[2])
-    local tpm, tokens = tonumber(f[3]), tonumber(f[4])
+    local tpm, tokens = tonumber(f[2]), tonumber(f[3])
     if tpm > 0 and tokens > 0 then
       local next = math.max(num(redis.call('HGET', buckets, 't')), now) + tokens * minute / tpm
       redis.call('HSET', buckets, 't', fmt(next))
       keep(buckets, num(redis.call('HGET', buckets, 'r')), next)
     end
+    if f[4] then redis.call('ZREM', ns .. ':f:' .. f[1], unpack(split(f[4], ' '))) end
   end
 end
 `;
 
 /**
  * Settles the calls that ended, then admits a batch of calls, in order, each as if alone: one
- * command per turn of the gateway's event loop. Keys are built here from the namespace (ARGV[1])
- * and each scope's name, and each call is one string: a few arguments per batch instead of eight
- * per scope is most of what keeps the gateway's CPU per call low (a single Redis, not a cluster,
- * is assumed: keys a script builds cannot be routed). ARGV: namespace, lease ms, the calls to
- * settle (see `settle`; "" when none), then one argument per call to admit: lines, the first "managed (1/0)<tab>request id", then one
- * per scope with the tab-separated "<scope>:<id>, rpm, tpm, concurrent, budget micros, budget
- * applies to all (1/0), budget period, period start"; a 0 limit is no limit. Returns three
- * numbers per call: {0, 0, 0} when admitted, else {scope index (1-based), limit code (1 requests,
- * 2 tokens, 3 concurrent, 4 budget), wait ms (budget: 0, the caller knows its period)}.
+ * command per turn of the gateway's event loop. Keys are built here from the namespace and each
+ * scope's name, and each call is one string: a few arguments per batch instead of eight per
+ * scope is most of what keeps the gateway's CPU per call low (a single Redis, not a cluster, is
+ * assumed: keys a script builds cannot be routed).
+ *
+ * ARGV: namespace, lease ms, the replica's slot tag, the calls to settle (see `settle`; "" when
+ * none), then one argument per call to admit: lines, the first "managed (1/0)", then one per
+ * scope with the tab-separated "<scope>:<id>, rpm, tpm, concurrent, budget micros, budget
+ * applies to all (1/0), budget period, period start, requests wanted, slots wanted, first slot
+ * number"; a 0 limit is no limit. A call wants one request and one slot, and the replica asks
+ * for some more to admit later calls alone: what fits is granted, at least the call's own. A
+ * call that uses a request or slot the replica holds already wants 0 of it: that limit is not
+ * checked again. What a call is granted beyond its own goes first to the later calls of the
+ * same batch on that scope (they are the same replica's): those are granted 0 and take from it.
+ *
+ * Returns, per call, three numbers: {0, 0, 0} when admitted, else {scope index (1-based), limit
+ * code (1 requests, 2 tokens, 3 concurrent, 4 budget), wait ms (budget: 0, the caller knows its
+ * period)}; then four per scope (zeros when refused): requests granted, token room (-1: no
+ * limit), slots granted, budget micros remaining (-1: no budget).
  */
 export const admitScript = `${now}
-local ns, lease_ms = ARGV[1], tonumber(ARGV[2])
-settle(ns, ARGV[3])
-local function admit(lines, managed, request_id)
-  local taken, scopes = {}, {}
-  local n = #lines - 1
-  for i = 1, n do
+local ns, lease_ms, tag = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+settle(ns, ARGV[4])
+-- requests and slots granted earlier in this batch beyond their call's own, per scope
+local carried = { requests = {}, slots = {} }
+local function has_carried(kind, key) return (carried[kind][key] or 0) > 0 end
+local function carry(kind, key, count) carried[kind][key] = (carried[kind][key] or 0) + count end
+local function admit(lines, managed)
+  local scopes = {}
+  for i = 1, #lines - 1 do
     local f = split(lines[i + 1], '\\t')
-    local s = { buckets = ns .. ':b:' .. f[1], flight = ns .. ':f:' .. f[1], conc = tonumber(f[4]) }
+    local s = { key = f[1], buckets = ns .. ':b:' .. f[1], flight = ns .. ':f:' .. f[1] }
     scopes[i] = s
-    local rpm, tpm, budget = tonumber(f[2]), tonumber(f[3]), tonumber(f[5])
+    local rpm, tpm, conc, budget = tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
     local all = f[6] == '1'
-    if budget > 0 and (all or managed) then
+    s.remaining, s.requests, s.tokens, s.slots = -1, 0, -1, 0
+    if budget > 0 then
       local spend = ns .. ':s:' .. f[1] .. ':' .. f[7] .. ':' .. f[8]
-      if num(redis.call('HGET', spend, all and 'a' or 'm')) >= budget then return i, 4, 0 end
+      s.remaining = budget - num(redis.call('HGET', spend, all and 'a' or 'm'))
+      if (all or managed) and s.remaining <= 0 then return { i, 4, 0 } end
     end
-    if rpm > 0 then
-      local next = math.max(num(redis.call('HGET', s.buckets, 'r')), now) + minute / rpm
-      if next - now > minute then return i, 1, math.ceil(next - now - minute) end
-      taken[i] = next
+    local want_requests, want_slots = tonumber(f[9]), tonumber(f[10])
+    if rpm > 0 and want_requests > 0 and has_carried('requests', s.key) then
+      s.carried_request = true
+    elseif rpm > 0 and want_requests > 0 then
+      local interval = minute / rpm
+      local tat = math.max(num(redis.call('HGET', s.buckets, 'r')), now)
+      local room = math.floor((now + minute - tat) / interval)
+      if room < 1 then return { i, 1, math.ceil(tat + interval - now - minute) } end
+      s.requests = math.min(room, want_requests)
+      s.tat = tat + s.requests * interval
     end
     if tpm > 0 then
-      local over = num(redis.call('HGET', s.buckets, 't')) - now - minute
-      if over >= 0 then return i, 2, math.ceil(over + minute / tpm) end
+      local room = now + minute - math.max(num(redis.call('HGET', s.buckets, 't')), now)
+      if room <= 0 then return { i, 2, math.ceil(minute / tpm - room) } end
+      s.tokens = math.floor(room * tpm / minute)
     end
-    if s.conc > 0 then
+    if conc > 0 and want_slots > 0 and has_carried('slots', s.key) then
+      s.carried_slot = true
+    elseif conc > 0 and want_slots > 0 then
       redis.call('ZREMRANGEBYSCORE', s.flight, '-inf', now)
-      if redis.call('ZCARD', s.flight) >= s.conc then return i, 3, 1000 end
+      local free = conc - redis.call('ZCARD', s.flight)
+      if free < 1 then return { i, 3, 1000 } end
+      s.slots, s.base = math.min(free, want_slots), tonumber(f[11])
     end
   end
-  for i = 1, n do
-    local s = scopes[i]
-    if taken[i] then
-      redis.call('HSET', s.buckets, 'r', fmt(taken[i]))
-      keep(s.buckets, taken[i], num(redis.call('HGET', s.buckets, 't')))
+  -- every limit allows the call: only now does it take from any of them
+  local out = { 0, 0, 0 }
+  for _, s in ipairs(scopes) do
+    if s.carried_request then
+      carry('requests', s.key, -1)
+    elseif s.tat then
+      redis.call('HSET', s.buckets, 'r', fmt(s.tat))
+      keep(s.buckets, s.tat, num(redis.call('HGET', s.buckets, 't')))
+      carry('requests', s.key, s.requests - 1)
     end
-    if s.conc > 0 then
-      redis.call('ZADD', s.flight, now + lease_ms, request_id)
+    if s.carried_slot then
+      carry('slots', s.key, -1)
+    elseif s.slots > 0 then
+      for n = s.base, s.base + s.slots - 1 do redis.call('ZADD', s.flight, now + lease_ms, tag .. ':' .. n) end
       redis.call('PEXPIRE', s.flight, lease_ms * 2)
+      carry('slots', s.key, s.slots - 1)
     end
+    out[#out + 1] = s.requests
+    out[#out + 1] = s.tokens
+    out[#out + 1] = s.slots
+    out[#out + 1] = s.remaining
   end
-  return 0, 0, 0
+  return out
 end
 local out = {}
-for c = 4, #ARGV do
+for c = 5, #ARGV do
   local lines = split(ARGV[c], '\\n')
-  local head = split(lines[1], '\\t')
-  local index, code, wait = admit(lines, head[1] == '1', head[2])
-  out[#out + 1] = index
-  out[#out + 1] = code
-  out[#out + 1] = wait
+  local answer = admit(lines, lines[1] == '1')
+  for i = 1, 3 + 4 * (#lines - 1) do out[#out + 1] = answer[i] or 0 end
 end
 return out
 `;
@@ -112,8 +147,9 @@ return 0
 `;
 
 /**
- * Extends the leases of calls still in flight. KEYS: in-flight sets; ARGV: lease ms, then one
- * request id per key. A lease that already expired is not brought back (`XX`).
+ * Extends the leases of the slots a replica holds. KEYS: in-flight sets; ARGV: lease ms, then
+ * one slot name per key. A lease that already expired is not brought back (`XX`): another
+ * replica may have taken the slot since.
  */
 export const renewScript = `${now}
 local lease_ms = tonumber(ARGV[1])

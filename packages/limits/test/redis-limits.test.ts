@@ -29,7 +29,7 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
   const stores: LimitStore[] = [];
   let ns = 0;
   /** `replicas` gateways sharing one namespace. */
-  const replicasOf = async (count: number) => {
+  const replicasOf = async (count: number, leaseMs?: number) => {
     ns++;
     const replicas = Array.from({ length: count }, (_, i) => {
       const store = createRedisLimits({
@@ -39,6 +39,7 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
         namespace: `test${ns}`,
         instanceId: `replica-${i}`,
         heartbeatMs: 200,
+        leaseMs,
       });
       stores.push(store);
       return store;
@@ -82,7 +83,8 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
 
   it("takes nothing from a scope when another of the call's scopes refuses it", async () => {
     const [a] = await replicasOf(1);
-    const key: ScopeLimits = { scope: "api_key", id: "key_1", limits: { rpm: 100 } };
+    // both under 100: asked of Redis call by call, nothing held by the replica
+    const key: ScopeLimits = { scope: "api_key", id: "key_1", limits: { rpm: 60 } };
     const project: ScopeLimits = { scope: "project", id: "proj_1", limits: { rpm: 5 } };
     for (let i = 0; i < 20; i++) await a!.admit(call([key, project]));
     expect(await a!.use([key, project])).toMatchObject([{ requests: 5 }, { requests: 5 }]);
@@ -165,5 +167,106 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
     await new Promise((r) => setTimeout(r, 1_200));
     await a!.admit(call([{ scope: "api_key", id: "other", limits: { rpm: 1_000 } }]));
     expect(a!.counting()).toBe("shared");
+  });
+
+  describe("what a replica holds of a large limit (1 % of it at most)", () => {
+    const admitted = (answers: { ok: boolean }[]) => answers.filter((x) => x.ok).length;
+
+    it("admits the calls its held requests cover without asking Redis, and no more", async () => {
+      const [a] = await replicasOf(1);
+      // 10,000 a minute: Redis hands the replica up to 100 requests beyond the call's own
+      const key: ScopeLimits = { scope: "api_key", id: "key_held", limits: { rpm: 10_000 } };
+      expect((await a!.admit(call([key]))).ok).toBe(true);
+      server?.kill("SIGSTOP");
+      try {
+        const held = [];
+        for (let i = 0; i < 100; i++) held.push(await a!.admit(call([key])));
+        expect(admitted(held)).toBe(100);
+        // none of those waited on the stopped Redis
+        expect(a!.counting()).toBe("shared");
+        // the 102nd call needs Redis: it waits the timeout, then counts locally from a spent bucket
+        expect((await a!.admit(call([key]))).ok).toBe(false);
+        expect(a!.counting()).toBe("local_fallback");
+      } finally {
+        server?.kill("SIGCONT");
+      }
+    });
+
+    it("lets replicas together admit a burst up to the limit, never past it", async () => {
+      const [a, b] = await replicasOf(2);
+      const key: ScopeLimits = { scope: "api_key", id: "key_burst", limits: { rpm: 1_000 } };
+      // every call of a replica's burst goes in one script: what one call is granted beyond its
+      // own serves the next ones, so little is left held when the bucket is empty
+      const answers = await Promise.all(
+        Array.from({ length: 1_500 }, (_, i) => (i % 2 ? a! : b!).admit(call([key]))),
+      );
+      expect(admitted(answers)).toBeLessThanOrEqual(1_000);
+      expect(admitted(answers)).toBeGreaterThanOrEqual(1_000 - 2 * 10);
+      const later = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).admit(call([key]))),
+      );
+      // what the replicas still held, and no more: the bucket refills at 1,000 a minute
+      expect(admitted(answers) + admitted(later)).toBeLessThanOrEqual(1_000 + 20);
+    });
+
+    it("holds a few concurrency slots spare, never more than the limit in flight, and frees them when idle", async () => {
+      // leases of 600 ms: renewed, and spare slots given back, every 200 ms
+      const [a, b] = await replicasOf(2, 600);
+      const workload: ScopeLimits = { scope: "workload", id: "wl_slots", limits: { concurrent: 100 } };
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, (_, i) => (i % 2 ? a! : b!).admit(call([workload]))),
+      );
+      expect(admitted(answers)).toBeLessThanOrEqual(100);
+      expect(admitted(answers)).toBeGreaterThanOrEqual(100 - 2);
+      const [inFlight] = await a!.use([workload]);
+      expect(inFlight?.concurrent).toBe(100);
+      answers.forEach((answer, i) => {
+        if (answer.ok) (i % 2 ? a! : b!).settle(answer.lease, 0);
+      });
+      // each replica keeps one spare slot (1 % of 100) until its next renewal
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await a!.use([workload]))[0]?.concurrent).toBeLessThanOrEqual(2);
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await a!.use([workload]))[0]?.concurrent).toBe(0);
+    });
+
+    it("trusts a budget's published spend for a moment only: a spent budget stops it", async () => {
+      const [a] = await replicasOf(1);
+      const budget = { micros: 1_000_000, period: "day", appliesTo: "all" } as const;
+      const project: ScopeLimits = { scope: "project", id: "proj_trust", limits: { budget } };
+      const spent = (micros: number) => ({
+        scope: "project" as const,
+        scopeId: "proj_trust",
+        period: "day" as const,
+        periodStart: new Date().toISOString().slice(0, 10),
+        managedMicros: micros,
+        allMicros: micros,
+      });
+      expect((await a!.admit(call([project], false))).ok).toBe(true);
+      await a!.publishSpend([spent(1_000_000)]);
+      // past what the replica trusts (100 ms), it looks again
+      await new Promise((r) => setTimeout(r, 150));
+      expect(await a!.admit(call([project], false))).toMatchObject({
+        ok: false,
+        refusal: { limit: "budget" },
+      });
+    });
+
+    it("stops admitting on its own once its calls spend the tokens the bucket had room for", async () => {
+      const [a] = await replicasOf(1);
+      const project: ScopeLimits = { scope: "project", id: "proj_tokens", limits: { tpm: 10_000 } };
+      const first = await a!.admit(call([project]));
+      if (!first.ok) throw new Error("refused");
+      a!.settle(first.lease, 9_000);
+      // 1,000 tokens of room left as the replica counts: the next call is its own to admit
+      const second = await a!.admit(call([project]));
+      if (!second.ok) throw new Error("refused");
+      a!.settle(second.lease, 2_000);
+      // past the room it saw: Redis decides, with both calls' tokens spent there first
+      const third = await a!.admit(call([project]));
+      expect(third).toMatchObject({ ok: false, refusal: { limit: "tokens_per_minute" } });
+      const [use] = await a!.use([project]);
+      expect(use?.tokens).toBeGreaterThan(10_900);
+    });
   });
 });
