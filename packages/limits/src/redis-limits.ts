@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { LimitsEntry, Logger } from "@gateway/contracts";
 import { Redis } from "ioredis";
 import { bucketUse } from "./buckets.ts";
@@ -72,8 +73,10 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
 
   const local: LocalCounters = localCounters(Date.now, { startSpent: true });
   const localLeases = new WeakSet<Lease>();
-  // slots are named by replica: a process without an instance id (it admits nothing) gets one
-  const slotTag = instanceId ?? `anon-${process.pid}-${Date.now()}`;
+  // Slots are named by process: the replica's name (spaces and tabs would break the script's
+  // lists) and a nonce, since a restarted replica (the same host name, pid 1 in a container)
+  // must not take over the names of slots its last life still holds.
+  const slotTag = `${(instanceId ?? "anon").replace(/\s/g, "_")}~${randomBytes(4).toString("hex")}`;
   const permits: ReplicaPermits = replicaPermits(slotTag);
   let replicas = 1;
   let counts: number[] = [];
@@ -169,7 +172,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     countingAlone = false;
     if (permits.admitHere(request))
       return Promise.resolve({ ok: true, lease: { requestId: request.requestId, scopes: request.scopes } });
-    const asks = request.scopes.map((s) => permits.ask(s, request.managed));
+    const asks = request.scopes.map((s) => permits.ask(s, request.managed, settles));
     const sent: number[] = [];
     asks.forEach((ask, i) => {
       if (ask.sent) sent.push(i);
@@ -184,7 +187,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   function takeSettles(): string {
     let ended = "";
     for (const [key, back] of settles) {
-      ended += `${ended ? "\n" : ""}${key}\t${back.tpm}\t${back.tokens}`;
+      ended += `${ended ? "\n" : ""}${key}\t${back.tpm}\t${back.tokens}\t${back.rpm}\t${back.requests}`;
       if (back.slots.length > 0) ended += `\t${back.slots.join(" ")}`;
     }
     settles = new Map();
@@ -304,8 +307,8 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   }
 
   const renewTimer = setInterval(() => {
-    // spare slots go back first: a replica idle for a while holds none
-    if (permits.releaseSpare(settles)) scheduleFlush(0);
+    // what no call uses goes back first: a replica idle for a while holds nothing
+    if (permits.releaseIdle(settles)) scheduleFlush(0);
     const renew = permits.renewals();
     if (renew.length === 0 || !sharing()) return;
     renewCall(
@@ -313,7 +316,10 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
       ...renew.map((r) => `${ns}:f:${r.key}`),
       leaseMs,
       ...renew.map((r) => r.name),
-    ).catch((error: unknown) => redisFailed("renew", error));
+    ).then(
+      (missing) => permits.lost((missing as number[]).map((i) => renew[i - 1]!)),
+      (error: unknown) => redisFailed("renew", error),
+    );
   }, leaseMs / 3);
   renewTimer.unref();
 
@@ -383,8 +389,16 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
       clearInterval(heartbeatTimer);
       clearImmediate(flushSoon);
       clearTimeout(flushLater);
-      // the last calls' tokens and slots still go to Redis (their leases would free the slots)
-      permits.takeReleases(settles);
+      flushSoon = flushLater = undefined;
+      // calls still waiting (none after a drain) are counted here: Redis is going away
+      for (const pending of admits) {
+        giveBack(pending, -1);
+        pending.done(admitLocally(pending.request));
+      }
+      admits = [];
+      // the last calls' tokens, and every slot and request held, go back to Redis (else the
+      // slots would wait for their leases to lapse)
+      permits.releaseIdle(settles, true);
       const ended = takeSettles();
       if (ended && sharing()) await settleCall(0, ns, ended).catch(() => {});
       redis.disconnect();

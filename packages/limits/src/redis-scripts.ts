@@ -22,19 +22,32 @@ local function split(text, separator)
   for part in string.gmatch(text, '[^' .. separator .. ']+') do parts[#parts + 1] = part end
   return parts
 end
--- what calls that ended give back: one line per scope, "<scope>:<id>, tpm (0 = none), tokens,
--- slot names freed (space-separated, left out when none)" tab-separated
+-- what a replica gives back: one line per scope, "<scope>:<id>, tpm (0 = none), tokens spent,
+-- rpm (0 = none), requests reserved and not used, slot names freed (space-separated, left out
+-- when none)" tab-separated
 local function settle(ns, text)
   for _, line in ipairs(split(text, '\\n')) do
     local f = split(line, '\\t')
     local buckets = ns .. ':b:' .. f[1]
-    local tpm, tokens = tonumber(f[2]), tonumber(f[3])
+    local tpm, tokens, rpm, requests = tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
     if tpm > 0 and tokens > 0 then
       local next = math.max(num(redis.call('HGET', buckets, 't')), now) + tokens * minute / tpm
       redis.call('HSET', buckets, 't', fmt(next))
       keep(buckets, num(redis.call('HGET', buckets, 'r')), next)
     end
-    if f[4] then redis.call('ZREM', ns .. ':f:' .. f[1], unpack(split(f[4], ' '))) end
+    if rpm > 0 and requests > 0 then
+      -- never past a full bucket
+      local tat = math.max(num(redis.call('HGET', buckets, 'r')) - requests * minute / rpm, now)
+      redis.call('HSET', buckets, 'r', fmt(tat))
+      keep(buckets, tat, num(redis.call('HGET', buckets, 't')))
+    end
+    if f[6] then
+      local names = split(f[6], ' ')
+      -- in chunks: Lua's unpack has a limit of a few thousand values
+      for i = 1, #names, 1000 do
+        redis.call('ZREM', ns .. ':f:' .. f[1], unpack(names, i, math.min(i + 999, #names)))
+      end
+    end
   end
 end
 `;
@@ -54,7 +67,8 @@ end
  * for some more to admit later calls alone: what fits is granted, at least the call's own. A
  * call that uses a request or slot the replica holds already wants 0 of it: that limit is not
  * checked again. What a call is granted beyond its own goes first to the later calls of the
- * same batch on that scope (they are the same replica's): those are granted 0 and take from it.
+ * same batch on that scope and limit (they are the same replica's): those are granted 0 and take
+ * from it.
  *
  * Returns, per call, three numbers: {0, 0, 0} when admitted, else {scope index (1-based), limit
  * code (1 requests, 2 tokens, 3 concurrent, 4 budget), wait ms (budget: 0, the caller knows its
@@ -64,7 +78,7 @@ end
 export const admitScript = `${now}
 local ns, lease_ms, tag = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 settle(ns, ARGV[4])
--- requests and slots granted earlier in this batch beyond their call's own, per scope
+-- requests and slots granted earlier in this batch beyond their call's own, per scope and limit
 local carried = { requests = {}, slots = {} }
 local function has_carried(kind, key) return (carried[kind][key] or 0) > 0 end
 local function carry(kind, key, count) carried[kind][key] = (carried[kind][key] or 0) + count end
@@ -72,7 +86,8 @@ local function admit(lines, managed)
   local scopes = {}
   for i = 1, #lines - 1 do
     local f = split(lines[i + 1], '\\t')
-    local s = { key = f[1], buckets = ns .. ':b:' .. f[1], flight = ns .. ':f:' .. f[1] }
+    local s = { buckets = ns .. ':b:' .. f[1], flight = ns .. ':f:' .. f[1] }
+    s.request_key, s.slot_key = f[1] .. '|' .. f[2], f[1] .. '|' .. f[4]
     scopes[i] = s
     local rpm, tpm, conc, budget = tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
     local all = f[6] == '1'
@@ -83,7 +98,7 @@ local function admit(lines, managed)
       if (all or managed) and s.remaining <= 0 then return { i, 4, 0 } end
     end
     local want_requests, want_slots = tonumber(f[9]), tonumber(f[10])
-    if rpm > 0 and want_requests > 0 and has_carried('requests', s.key) then
+    if rpm > 0 and want_requests > 0 and has_carried('requests', s.request_key) then
       s.carried_request = true
     elseif rpm > 0 and want_requests > 0 then
       local interval = minute / rpm
@@ -98,7 +113,7 @@ local function admit(lines, managed)
       if room <= 0 then return { i, 2, math.ceil(minute / tpm - room) } end
       s.tokens = math.floor(room * tpm / minute)
     end
-    if conc > 0 and want_slots > 0 and has_carried('slots', s.key) then
+    if conc > 0 and want_slots > 0 and has_carried('slots', s.slot_key) then
       s.carried_slot = true
     elseif conc > 0 and want_slots > 0 then
       redis.call('ZREMRANGEBYSCORE', s.flight, '-inf', now)
@@ -111,18 +126,18 @@ local function admit(lines, managed)
   local out = { 0, 0, 0 }
   for _, s in ipairs(scopes) do
     if s.carried_request then
-      carry('requests', s.key, -1)
+      carry('requests', s.request_key, -1)
     elseif s.tat then
       redis.call('HSET', s.buckets, 'r', fmt(s.tat))
       keep(s.buckets, s.tat, num(redis.call('HGET', s.buckets, 't')))
-      carry('requests', s.key, s.requests - 1)
+      carry('requests', s.request_key, s.requests - 1)
     end
     if s.carried_slot then
-      carry('slots', s.key, -1)
+      carry('slots', s.slot_key, -1)
     elseif s.slots > 0 then
       for n = s.base, s.base + s.slots - 1 do redis.call('ZADD', s.flight, now + lease_ms, tag .. ':' .. n) end
       redis.call('PEXPIRE', s.flight, lease_ms * 2)
-      carry('slots', s.key, s.slots - 1)
+      carry('slots', s.slot_key, s.slots - 1)
     end
     out[#out + 1] = s.requests
     out[#out + 1] = s.tokens
@@ -147,14 +162,23 @@ return 0
 `;
 
 /**
- * Extends the leases of the slots a replica holds. KEYS: in-flight sets; ARGV: lease ms, then
- * one slot name per key. A lease that already expired is not brought back (`XX`): another
- * replica may have taken the slot since.
+ * Extends the leases of the slots a replica holds, and the life of their sets. KEYS: in-flight
+ * sets; ARGV: lease ms, then one slot name per key. A slot Redis no longer has (its lease lapsed,
+ * or Redis lost it) is not brought back: another replica may have taken it since. Returns the
+ * (1-based) indexes of those.
  */
 export const renewScript = `${now}
 local lease_ms = tonumber(ARGV[1])
-for i = 1, #KEYS do redis.call('ZADD', KEYS[i], 'XX', now + lease_ms, ARGV[i + 1]) end
-return 0
+local missing = {}
+for i = 1, #KEYS do
+  if redis.call('ZSCORE', KEYS[i], ARGV[i + 1]) then
+    redis.call('ZADD', KEYS[i], now + lease_ms, ARGV[i + 1])
+    redis.call('PEXPIRE', KEYS[i], lease_ms * 2)
+  else
+    missing[#missing + 1] = i
+  end
+end
+return missing
 `;
 
 /**

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { silentLogger } from "@gateway/contracts";
 import { freePort } from "@gateway/testkit";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisLimits } from "../src/index.ts";
 import type { AdmitRequest, LimitStore, ScopeLimits } from "../src/limit-store.ts";
@@ -252,21 +253,96 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
       });
     });
 
-    it("stops admitting on its own once its calls spend the tokens the bucket had room for", async () => {
+    it("takes 1 % of the tokens bucket's room at most, and stops at what its own calls spent", async () => {
       const [a] = await replicasOf(1);
       const project: ScopeLimits = { scope: "project", id: "proj_tokens", limits: { tpm: 10_000 } };
       const first = await a!.admit(call([project]));
       if (!first.ok) throw new Error("refused");
-      a!.settle(first.lease, 9_000);
-      // 1,000 tokens of room left as the replica counts: the next call is its own to admit
-      const second = await a!.admit(call([project]));
-      if (!second.ok) throw new Error("refused");
-      a!.settle(second.lease, 2_000);
-      // past the room it saw: Redis decides, with both calls' tokens spent there first
-      const third = await a!.admit(call([project]));
-      expect(third).toMatchObject({ ok: false, refusal: { limit: "tokens_per_minute" } });
-      const [use] = await a!.use([project]);
-      expect(use?.tokens).toBeGreaterThan(10_900);
+      a!.settle(first.lease, 50);
+      server?.kill("SIGSTOP");
+      try {
+        // 100 of the 10,000 tokens of room are this replica's to see spent: 50 are left
+        const second = await a!.admit(call([project]));
+        if (!second.ok) throw new Error("refused");
+        expect(a!.counting()).toBe("shared");
+        a!.settle(second.lease, 60);
+        // past them, Redis is asked (and does not answer)
+        await a!.admit(call([project]));
+        expect(a!.counting()).toBe("local_fallback");
+      } finally {
+        server?.kill("SIGCONT");
+      }
+    });
+
+    it("keeps what it holds across config re-reads: a new entry with the same limits is the same hold", async () => {
+      const [a] = await replicasOf(1);
+      let answers = 0;
+      // the config cache parses a new entry object on each re-read
+      for (let i = 0; i < 300; i++) {
+        const key: ScopeLimits = { scope: "api_key", id: "key_reread", limits: { rpm: 10_000 } };
+        if ((await a!.admit(call([key]))).ok) answers++;
+      }
+      expect(answers).toBe(300);
+      const [use] = await a!.use([{ scope: "api_key", id: "key_reread", limits: { rpm: 10_000 } }]);
+      // the calls and at most one reservation of 1 % still held
+      expect(use?.requests).toBeLessThanOrEqual(300 + 101);
+    });
+
+    it("names its slots apart from another process with the same replica name", async () => {
+      ns++;
+      const twin = () => {
+        const store = createRedisLimits({
+          url: `redis://127.0.0.1:${port}`,
+          log: silentLogger,
+          timeoutMs: 200,
+          namespace: `test${ns}`,
+          instanceId: "gateway-same-host-1",
+        });
+        stores.push(store);
+        return store;
+      };
+      const [a, b] = [twin(), twin()];
+      await until(() => a.counting() === "shared" && b.counting() === "shared", 5_000);
+      const workload: ScopeLimits = { scope: "workload", id: "wl_twins", limits: { concurrent: 100 } };
+      let admittedCalls = 0;
+      for (let i = 0; i < 60; i++) {
+        if ((await a.admit(call([workload]))).ok) admittedCalls++;
+        if ((await b.admit(call([workload]))).ok) admittedCalls++;
+      }
+      expect(admittedCalls).toBeLessThanOrEqual(100);
+      expect((await a.use([workload]))[0]?.concurrent).toBeLessThanOrEqual(100);
+    });
+
+    it("stops using the slots Redis lost, and asks Redis again", async () => {
+      // leases of 600 ms: renewed every 200 ms
+      const [a] = await replicasOf(1, 600);
+      const workload: ScopeLimits = { scope: "workload", id: "wl_lost", limits: { concurrent: 100 } };
+      const first = await a!.admit(call([workload]));
+      if (!first.ok) throw new Error("refused");
+      // the call and one spare slot are held; then Redis loses them (a restart without persistence)
+      const raw = new Redis(`redis://127.0.0.1:${port}`);
+      await raw.del(`test${ns}:f:workload:wl_lost`);
+      await new Promise((r) => setTimeout(r, 450));
+      // the spare is not used as if Redis still had it: the next call takes a slot there
+      expect((await a!.admit(call([workload]))).ok).toBe(true);
+      expect((await raw.zcard(`test${ns}:f:workload:wl_lost`)) >= 1).toBe(true);
+      raw.disconnect();
+    });
+
+    it("gives back every request and slot it holds when it closes", async () => {
+      const [a, b] = await replicasOf(2);
+      const key: ScopeLimits = {
+        scope: "api_key",
+        id: "key_close",
+        limits: { rpm: 1_000, concurrent: 1_000 },
+      };
+      const answer = await a!.admit(call([key]));
+      if (!answer.ok) throw new Error("refused");
+      // one request and one slot used, ten of each more held
+      expect(await b!.use([key])).toMatchObject([{ requests: 11, concurrent: 11 }]);
+      a!.settle(answer.lease, 0);
+      await a!.close();
+      expect(await b!.use([key])).toMatchObject([{ requests: 1, concurrent: 0 }]);
     });
   });
 });
