@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import type { Db, DbHandle } from "./client.ts";
+import { pgliteOptions } from "./pglite-options.ts";
 import { startPgliteThread } from "./pglite-thread/client.ts";
 import * as schema from "./schema/index.ts";
 
@@ -10,9 +11,7 @@ export async function openPglite(config: { dataDir: string | null; ownThread?: b
   if (config.dataDir) mkdirSync(config.dataDir, { recursive: true });
   const client = config.ownThread
     ? (startPgliteThread(config.dataDir) as unknown as PGlite)
-    : config.dataDir
-      ? new PGlite(config.dataDir)
-      : new PGlite();
+    : new PGlite(config.dataDir ?? undefined, pgliteOptions);
   await client.waitReady;
   // One PGlite has one user, this process: its callers only need to take turns.
   let turn: Promise<unknown> = Promise.resolve();

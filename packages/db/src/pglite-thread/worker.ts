@@ -1,5 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction, types } from "@electric-sql/pglite";
+import { pgliteOptions } from "../pglite-options.ts";
 import type { Reply, Request, WireError } from "./protocol.ts";
 
 /**
@@ -8,7 +9,7 @@ import type { Reply, Request, WireError } from "./protocol.ts";
  * messages and run in arrival order, as they would on one in-process PGlite.
  */
 const port = parentPort!;
-const db = new PGlite(workerData.dataDir ?? undefined);
+const db = new PGlite(workerData.dataDir ?? undefined, pgliteOptions);
 await db.waitReady;
 
 // The same parsers drizzle's PGlite driver asks for: dates, intervals and their arrays stay text.
