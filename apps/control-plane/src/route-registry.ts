@@ -6,7 +6,7 @@ import { jsonBody, queryParams } from "./validate.ts";
 
 const noQuery = z.strictObject({});
 
-export type Method = "get" | "post" | "put" | "patch" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** Who may call a surface: an org's `sk_` key, the operator token, or anyone. */
 export type Security = "orgKey" | "operator" | null;

@@ -54,7 +54,7 @@ export const catalogModelInput = z.strictObject({
 export type CatalogModelInput = z.output<typeof catalogModelInput>;
 
 /** The catalog file of `GATEWAY_CATALOG_FILE`: the same model bodies the operator API takes. */
-export const catalogFile = z.strictObject({
+const catalogFile = z.strictObject({
   models: z.array(catalogModelInput.extend({ id: catalogModelId })),
 });
 
