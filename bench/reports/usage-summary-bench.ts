@@ -14,10 +14,10 @@ import {
   providerHealth,
   rebuildRollups,
   runMigrations,
-  sql,
   usageSummaryGroups,
   workloadStatuses,
-} from "./db.ts";
+} from "@gateway/db";
+import { sql } from "drizzle-orm";
 
 const total = Number(process.env.BENCH_CALLS ?? 10_000_000);
 const chunk = 1_000_000;

@@ -6,7 +6,7 @@ import { type ThreadKind, threadKinds } from "./proc-stats.ts";
 import type { ProfileSummary, Share } from "./profile-summary.ts";
 
 /** The requirement: gateway throughput with capture on at least this fraction of the minimal proxy's. */
-export const targetRpsRatio = 0.6;
+const targetRpsRatio = 0.6;
 
 export interface RunInfo {
   startedAt: Date;
@@ -21,7 +21,7 @@ export interface RunInfo {
   startRssMb: Record<TargetName, number>;
 }
 
-export interface Ratio {
+interface Ratio {
   round: number;
   scenario: ScenarioName;
   rps: number;
@@ -31,14 +31,14 @@ export interface Ratio {
   memory: number;
 }
 
-export interface Verdict {
+interface Verdict {
   scenario: ScenarioName;
   /** Median over rounds. */
   rpsRatio: number;
   pass: boolean;
 }
 
-export function ratios(measurements: Measurement[]): Ratio[] {
+function ratios(measurements: Measurement[]): Ratio[] {
   const out: Ratio[] = [];
   for (const gateway of measurements.filter((m) => m.target === "gateway")) {
     const proxy = measurements.find(
@@ -82,7 +82,7 @@ function medians(all: Ratio[]): (Omit<Ratio, "round"> & { round: string })[] {
   });
 }
 
-export function verdicts(all: Ratio[]): Verdict[] {
+function verdicts(all: Ratio[]): Verdict[] {
   const scenarios = [...new Set(all.map((r) => r.scenario))];
   return scenarios.map((scenario) => {
     const rpsRatio = median(all.filter((r) => r.scenario === scenario).map((r) => r.rps));

@@ -2,7 +2,7 @@ import { kafkaEnv, parseEnvWith, postgresEnv, probeListenEnv, s3Env } from "@gat
 import { z } from "zod";
 
 /** The capture writer as a process of its own: Kafka (events in), S3 (objects) and PostgreSQL (index). */
-export const captureWriterEnvSchema = z.object({
+const captureWriterEnvSchema = z.object({
   /** `/livez` and `/readyz`. */
   ...probeListenEnv(8091),
   ...kafkaEnv,

@@ -23,7 +23,7 @@ import { refuseNulInUrl } from "./validate.ts";
 /** Control-plane bodies are small JSON documents; anything bigger is refused unread. */
 const maxBodyBytes = 1024 * 1024;
 
-export const surfaces = {
+const surfaces = {
   operator: "/operator/v1",
   admin: "/admin/v1/orgs/:org_id",
   customer: "/customer/v1/orgs/:org_id/projects/:project_id",

@@ -2,7 +2,7 @@ import { listenEnv, parseEnvWith, postgresEnv, redisEnv, s3Env } from "@gateway/
 import { z } from "zod";
 
 /** The control plane as a process of its own: PostgreSQL (truth), Redis (write-through), S3 (captures). */
-export const controlPlaneEnvSchema = z.object({
+const controlPlaneEnvSchema = z.object({
   ...listenEnv,
   ...postgresEnv,
   ...redisEnv,

@@ -10,7 +10,7 @@ import type { RegisteredRoute } from "./route-registry.ts";
 export type JsonSchema = Record<string, unknown>;
 
 /** zod → JSON Schema 2020-12, the dialect OpenAPI 3.1 uses; `$schema` is implied by the document. */
-export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
   return rest;
 }

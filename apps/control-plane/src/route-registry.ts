@@ -6,7 +6,7 @@ import { jsonBody, queryParams } from "./validate.ts";
 
 const noQuery = z.strictObject({});
 
-export type Method = "get" | "post" | "put" | "patch" | "delete";
+type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** Who may call a surface: an org's `sk_` key, the operator token, or anyone. */
 export type Security = "orgKey" | "operator" | null;
@@ -18,7 +18,7 @@ export interface ResponseDoc {
 }
 
 /** One operation's contract: the single source for validation, the OpenAPI document and /docs. */
-export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
   method: Method;
   /** Relative to the surface, in Hono's `:param` form. */
   path: string;
@@ -41,7 +41,7 @@ export interface RegisteredRoute extends RouteSpec<z.ZodType | undefined, z.ZodT
 
 type Parsed<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-export interface RouteInput<B, Q> {
+interface RouteInput<B, Q> {
   body: Parsed<B>;
   query: Parsed<Q>;
 }
@@ -83,7 +83,6 @@ export function routeRegistry() {
     },
   };
 }
-export type RouteRegistry = ReturnType<typeof routeRegistry>;
 
 /** A path parameter the route's pattern guarantees (Hono types it as possibly undefined). */
 export function pathParam(c: Context<AppEnv>, name: string): string {

@@ -46,7 +46,7 @@ export function queryParams<T extends z.ZodType>(c: Context, schema: T): z.infer
  * A page size from the query string: digits only (no `1e2`, `0x10`, `NaN` or `-1`, which a plain
  * coercion would take or mangle), then 1 to 100.
  */
-export function pageLimit(defaultLimit: number) {
+function pageLimit(defaultLimit: number) {
   return z
     .string()
     .regex(/^[0-9]{1,4}$/, "Expected a whole number from 1 to 100")

@@ -5,7 +5,7 @@ import type { calls } from "@gateway/db";
  * Why a call without usage can never be priced, or `pricing_pending` when it has usage. Order
  * matters: the most specific cause wins.
  */
-export function initialUnpricedReason(event: CallEvent): UnpricedReason {
+function initialUnpricedReason(event: CallEvent): UnpricedReason {
   if (event.endpoint === "count_tokens") return "not_billable";
   if (event.usage) return "pricing_pending";
   if (event.status >= 400 || event.error) return "error_response";

@@ -2,7 +2,7 @@ import { kafkaEnv, parseEnvWith, postgresEnv, probeListenEnv, redisEnv } from "@
 import { z } from "zod";
 
 /** The costing worker as a process of its own: Kafka (events in), PostgreSQL (rows), Redis (BullMQ jobs). */
-export const costingWorkerEnvSchema = z.object({
+const costingWorkerEnvSchema = z.object({
   /** `/livez` and `/readyz`. */
   ...probeListenEnv(8092),
   ...kafkaEnv,

@@ -3,7 +3,7 @@ import { budgetSpendTotals, type Db, type SpendScope, scopesOfCalls, spendTotals
 import type { LimitStore } from "@gateway/limits";
 
 /** How often every budgeted scope's totals are published again (a Redis that restarted empty). */
-export const republishEveryMs = 60_000;
+const republishEveryMs = 60_000;
 
 export interface SpendPublisher {
   /**

@@ -134,7 +134,7 @@ function headerSafe(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
-export function toRawBody(bytes: Buffer): RawBody {
+function toRawBody(bytes: Buffer): RawBody {
   return isUtf8(bytes)
     ? { encoding: "utf8", data: bytes.toString("utf8") }
     : { encoding: "base64", data: bytes.toString("base64") };

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { gatewayEnvSchema } from "./config.ts";
 
 /** The gateway as a process of its own: its proxy settings, Redis (config) and Kafka (events). */
-export const gatewayProcessEnvSchema = gatewayEnvSchema.extend({
+const gatewayProcessEnvSchema = gatewayEnvSchema.extend({
   ...listenEnv,
   ...redisEnv,
   ...kafkaEnv,

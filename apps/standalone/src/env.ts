@@ -3,7 +3,7 @@ import { gatewayEnvSchema } from "@gateway/gateway";
 import { z } from "zod";
 
 /** Every setting of the one-process deployment, validated once at start. */
-export const standaloneEnvSchema = gatewayEnvSchema.extend({
+const standaloneEnvSchema = gatewayEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
   GATEWAY_DATA_DIR: z.string().min(1).default("./data"),

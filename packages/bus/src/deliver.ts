@@ -1,14 +1,14 @@
 import type { GroupStats } from "./event-bus.ts";
 
 /** Failed attempts after which a batch is split up into single events. */
-export const deliveryAttempts = 3;
+const deliveryAttempts = 3;
 
 /**
  * Failed attempts after which a lone event is given up. Its retries back off exponentially
  * (`retryDelayMs` doubling, about 50 s in all at the default 200 ms), so that a dependency that
  * is briefly down (the database restarting) costs a wait, not every event of the batch.
  */
-export const loneEventAttempts = 8;
+const loneEventAttempts = 8;
 const maxRetryDelayMs = 30_000;
 
 export interface DeliveryOptions<T> {
@@ -27,7 +27,7 @@ export interface DeliveryOptions<T> {
   keepGoing(): Promise<boolean>;
 }
 
-export type DeliveryCounts = Pick<GroupStats, "handled" | "deadLettered" | "failedAttempts">;
+type DeliveryCounts = Pick<GroupStats, "handled" | "deadLettered" | "failedAttempts">;
 
 /**
  * Delivers `events` at least once, without letting one poison event stall the rest forever:

@@ -39,7 +39,7 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-export interface BusStats {
+interface BusStats {
   /** Bytes of events waiting in the disk spool for the broker (always 0 in process). */
   spooledBytes: number;
   /** Sends to the broker that failed or timed out; their events went to the spool. */

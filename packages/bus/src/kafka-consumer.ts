@@ -4,7 +4,7 @@ import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
 
 /** What a dead-lettered message was: its key and value as read, and the event, when it was JSON. */
-export interface DeadLetter {
+interface DeadLetter {
   key: string;
   value: string;
   event?: unknown;

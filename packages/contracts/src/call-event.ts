@@ -13,14 +13,14 @@ import { callUsageSchema } from "./usage.ts";
 export const callsTopic = "gateway.calls.v1";
 
 /** A body as bytes: UTF-8 text when the bytes are valid UTF-8, base64 otherwise. */
-export const rawBodySchema = z.object({
+const rawBodySchema = z.object({
   encoding: z.enum(["utf8", "base64"]),
   data: z.string(),
 });
 export type RawBody = z.infer<typeof rawBodySchema>;
 
 /** Present only when the workload captured this request. Headers carry no credential. */
-export const callCaptureSchema = z.object({
+const callCaptureSchema = z.object({
   request_headers: z.record(z.string(), z.string()),
   response_headers: z.record(z.string(), z.string()),
   request_body: rawBodySchema,
@@ -31,6 +31,10 @@ export const callCaptureSchema = z.object({
    */
   response_body_omitted_bytes: z.number().int().positive().optional(),
 });
+/**
+ * A call event's `capture`: part of the gateway.calls.v1 contract, beside `CallEvent` and `RawBody`.
+ * @public
+ */
 export type CallCapture = z.infer<typeof callCaptureSchema>;
 
 /**

@@ -31,7 +31,7 @@ const reservedDescriptors = 512;
 const burstConnections = 512;
 
 /** The soft limit on open files (`ulimit -n`), read from /proc on Linux; undefined elsewhere. */
-export function openFileLimit(): number | undefined {
+function openFileLimit(): number | undefined {
   try {
     const limits = readFileSync("/proc/self/limits", "utf8");
     const soft = /^Max open files\s+(\d+|unlimited)/m.exec(limits)?.[1];
@@ -46,7 +46,7 @@ export function openFileLimit(): number | undefined {
  * call in flight holds a second descriptor upstream (a burst above it is shed within a tick).
  * 10,000 where the limit cannot be read.
  */
-export function connectionBudget(limit = openFileLimit()): number {
+function connectionBudget(limit = openFileLimit()): number {
   if (limit === undefined) return 10_000;
   return Math.max(64, Math.floor((limit - reservedDescriptors) / 2));
 }

@@ -2,7 +2,7 @@ import { randomFillSync } from "node:crypto";
 import { monotonicFactory } from "ulid";
 
 /** Every id the service mints: a type prefix plus a ULID, so ids sort by creation time. */
-export const idPrefixes = {
+const idPrefixes = {
   org: "org_",
   project: "proj_",
   workload: "usp_",

@@ -21,7 +21,7 @@ const maxCount = 1_000_000_000;
 const countLimit = z.number().int().min(1).max(maxCount).nullable();
 
 /** US dollars as a decimal string with at most 6 decimals (whole micro-dollars), above zero. */
-export const usdAmount = z
+const usdAmount = z
   .string()
   .regex(/^\d{1,9}(\.\d{1,6})?$/, 'a decimal string of US dollars with at most 6 decimals, e.g. "250.00"')
   .refine((usd) => usdToMicros(usd) > 0, "must be above zero");

@@ -13,8 +13,7 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export const logLevels = ["debug", "info", "warn", "error", "silent"] as const;
-export type LogLevel = (typeof logLevels)[number];
+const logLevels = ["debug", "info", "warn", "error", "silent"] as const;
 
 /** For every app's env schema: a bad `LOG_LEVEL` stops the process at start, naming it. */
 export const logEnv = { LOG_LEVEL: z.enum(logLevels).default("info") };

@@ -1,5 +1,9 @@
 /** A call's cost state: `unpriced` until asynchronous costing covers it. */
 export const pricingStatuses = ["priced", "unpriced"] as const;
+/**
+ * A call's `pricing_status` (events, the calls table, the reports API), beside `UnpricedReason`.
+ * @public
+ */
 export type PricingStatus = (typeof pricingStatuses)[number];
 
 /**

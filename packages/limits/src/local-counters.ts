@@ -18,7 +18,7 @@ interface PeriodSpend {
 }
 
 /** A concurrency refusal has no instant at which a slot frees: the caller tries again in a second. */
-export const concurrencyRetryMs = 1_000;
+const concurrencyRetryMs = 1_000;
 
 /**
  * Limits counted in this process's memory: the all-in-one process's store, and what a Redis

@@ -14,14 +14,14 @@ import type { AdmitRequest, Lease, ScopeLimits } from "./limit-store.ts";
  * for `permitMs` at most. Requests and slots are taken in Redis before they are used; the cost
  * is that each replica may hold for a while up to 1 % of a limit that another could have used.
  */
-export const holdDivisor = 100;
+const holdDivisor = 100;
 /** How long what Redis said of a scope is trusted. */
-export const permitMs = 1_000;
+const permitMs = 1_000;
 /**
  * How long a budget's spend, as the costing worker last published it, is trusted: a budget
  * found spent stops every replica within this (and a budget within 1 % of spent, at once).
  */
-export const budgetTrustMs = 100;
+const budgetTrustMs = 100;
 /** At most this many slots are held spare per scope: each is a member of a sorted set. */
 const maxSpareSlots = 32;
 

@@ -1,8 +1,12 @@
 export { plainUsage, testCallEvent } from "./call-event.ts";
+/** @public testkit's API, for tests to name: what the mocks take as `forcedFaults` */
 export type { Faults } from "./faults.ts";
 export { freePort } from "./free-port.ts";
-export { type PromSample, parsePrometheusText, type Scrape, scrape } from "./prometheus-text.ts";
+/** @public testkit's API, for tests to name: one of `scrape(...).samples` */
+export type { PromSample } from "./prometheus-text.ts";
+export { type Scrape, scrape } from "./prometheus-text.ts";
 export { startMockProviderA } from "./provider-a/provider-a.ts";
 export { startMockProviderB } from "./provider-b/provider-b.ts";
 export { type MockProviders, startMockProviders } from "./start-mock-providers.ts";
+/** @public testkit's API, for tests to name: what a mock takes, is, and records */
 export type { MockProvider, MockProviderOptions, RecordedRequest } from "./types.ts";

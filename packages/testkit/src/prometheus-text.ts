@@ -18,7 +18,7 @@ const sampleLine = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/;
 const labelPair = /([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g;
 
 /** Parses Prometheus's text exposition format (what `GET /metrics` answers). */
-export function parsePrometheusText(text: string): Scrape {
+function parsePrometheusText(text: string): Scrape {
   const samples: PromSample[] = [];
   const families = new Set<string>();
   for (const line of text.split("\n")) {

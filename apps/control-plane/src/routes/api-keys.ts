@@ -9,8 +9,8 @@ import {
 } from "../services/api-keys.ts";
 import { apiKeyCreatedSchema, apiKeyMetadata, apiKeyMetadataSchema } from "../services/serialize.ts";
 
-export const createApiKeyRequest = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
-export const apiKeyListResponse = z.object({ api_keys: z.array(apiKeyMetadataSchema) });
+const createApiKeyRequest = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
+const apiKeyListResponse = z.object({ api_keys: z.array(apiKeyMetadataSchema) });
 
 /** /admin/v1/orgs/:org_id/api_keys */
 export function registerApiKeys(t: RouteTable) {

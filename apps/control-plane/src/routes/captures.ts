@@ -9,18 +9,18 @@ import { findLiveProject } from "../services/projects.ts";
 import { captureListItem, captureListItemSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
 
-export const listCapturesQuery = pageQuery(25);
+const listCapturesQuery = pageQuery(25);
 type ListQuery = z.output<typeof listCapturesQuery>;
 
-export const captureListResponse = z.object({
+const captureListResponse = z.object({
   captures: z.array(captureListItemSchema),
   truncated: z.boolean().meta({ description: "True when more rows exist past this page." }),
   cursor: z.string().nullable().meta({ description: "Pass back as `cursor`; null when not truncated." }),
 });
-export const workloadCaptureListResponse = captureListResponse.extend({
+const workloadCaptureListResponse = captureListResponse.extend({
   scanned_through: z.iso.date().meta({ description: "The oldest day the listing has examined." }),
 });
-export const captureEnvelope = z
+const captureEnvelope = z
   .looseObject({ request_id: z.string() })
   .meta({ description: "The stored capture envelope, byte for byte (see docs/decisions.md)." });
 

@@ -13,7 +13,7 @@ import {
 } from "../services/catalog.ts";
 import { catalogModelItem, catalogModelItemSchema } from "../services/serialize.ts";
 
-export const putCatalogModelRequest = catalogModelInput;
+const putCatalogModelRequest = catalogModelInput;
 
 const deploymentSchema = z.object({
   id: z.string().meta({ description: "Prefix `dep_`." }),
@@ -25,7 +25,7 @@ const deploymentSchema = z.object({
   priority: z.int(),
 });
 export const operatorCatalogModel = catalogModelItemSchema.extend({ deployments: z.array(deploymentSchema) });
-export const operatorModelListResponse = z.object({ models: z.array(operatorCatalogModel) });
+const operatorModelListResponse = z.object({ models: z.array(operatorCatalogModel) });
 
 function operatorModel(
   m: typeof catalogModels.$inferSelect,

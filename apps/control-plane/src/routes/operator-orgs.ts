@@ -7,14 +7,14 @@ import { afterId, pageOf } from "../services/paging.ts";
 import { apiKeyCreatedSchema, orgObject, orgSchema, projectSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
 
-export const createOrgRequest = z.strictObject({ name: z.string().trim().min(1).max(200) });
-export const listOrgsQuery = pageQuery(20);
-export const orgCreatedResponse = z.object({
+const createOrgRequest = z.strictObject({ name: z.string().trim().min(1).max(200) });
+const listOrgsQuery = pageQuery(20);
+const orgCreatedResponse = z.object({
   org: orgSchema,
   api_key: apiKeyCreatedSchema,
   default_project: projectSchema,
 });
-export const orgListResponse = z.object({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
+const orgListResponse = z.object({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
 
 /** /operator/v1/orgs */
 export function registerOperatorOrgs(t: RouteTable) {

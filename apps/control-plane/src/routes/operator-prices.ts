@@ -12,7 +12,7 @@ const usdPerMtok = z
   .regex(/^(0|[1-9][0-9]{0,5})(\.[0-9]{1,9})?$/, 'A non-negative decimal string such as "3" or "0.30"')
   .meta({ description: "US dollars per million tokens, as a decimal string." });
 
-export const addPriceRequest = z.strictObject({
+const addPriceRequest = z.strictObject({
   model: z.string().trim().min(1).max(200).meta({ description: "The model name calls are priced by." }),
   effective_from: z.iso
     .datetime({ offset: true })
@@ -30,7 +30,7 @@ export const addPriceRequest = z.strictObject({
   cache_read_usd_per_mtok: usdPerMtok,
   output_usd_per_mtok: usdPerMtok,
 });
-export const listPricesQuery = z.strictObject({ model: z.string().min(1).max(200).optional() });
+const listPricesQuery = z.strictObject({ model: z.string().min(1).max(200).optional() });
 
 export const priceSchema = z.object({
   id: z.string().meta({ description: "Prefix `price_`." }),
@@ -43,8 +43,8 @@ export const priceSchema = z.object({
   output_usd_per_mtok: z.string(),
   created_at: z.iso.datetime(),
 });
-export const priceListResponse = z.object({ prices: z.array(priceSchema) });
-export const addPriceResponse = priceSchema.extend({
+const priceListResponse = z.object({ prices: z.array(priceSchema) });
+const addPriceResponse = priceSchema.extend({
   repricing: z.literal("queued").meta({
     description:
       "The model's calls are re-priced by a background job (`costing.reprice-model`), after this answer: reports show the new row once it has run.",

@@ -12,7 +12,7 @@ import {
 import { projectObject, projectSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
 
-export const projectSlug = z
+const projectSlug = z
   .string()
   .regex(
     /^[a-z0-9][a-z0-9_-]{0,62}$/,
@@ -20,13 +20,13 @@ export const projectSlug = z
   )
   .meta({ description: "Immutable; travels in the `x-gateway-project` header." });
 
-export const projectName = z.string().trim().min(1).max(200);
+const projectName = z.string().trim().min(1).max(200);
 
-export const createProjectRequest = z.strictObject({ slug: projectSlug, name: projectName });
-export const renameProjectRequest = z.strictObject({ name: projectName });
-export const ensureDefaultProjectRequest = z.strictObject({});
-export const listProjectsQuery = pageQuery(20);
-export const projectListResponse = z.object({
+const createProjectRequest = z.strictObject({ slug: projectSlug, name: projectName });
+const renameProjectRequest = z.strictObject({ name: projectName });
+const ensureDefaultProjectRequest = z.strictObject({});
+const listProjectsQuery = pageQuery(20);
+const projectListResponse = z.object({
   projects: z.array(projectSchema),
   cursor: z
     .string()

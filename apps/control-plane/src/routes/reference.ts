@@ -3,7 +3,7 @@ import { type OpenApiDocument, openApiDocument } from "../openapi.ts";
 import { referencePage } from "../reference-page.ts";
 import type { RegisteredRoute, RouteTable } from "../route-registry.ts";
 
-export const openApiResponse = z.looseObject({ openapi: z.literal("3.1.0") });
+const openApiResponse = z.looseObject({ openapi: z.literal("3.1.0") });
 
 /** GET /openapi.json and GET /docs: public, built once from the complete route registry. */
 export function registerReference(t: RouteTable, routes: readonly RegisteredRoute[]) {

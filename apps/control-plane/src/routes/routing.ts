@@ -24,12 +24,12 @@ const captureEnabled = z
   .boolean()
   .meta({ description: "Setting a route turns capture on unless this is false; clearing leaves it as is." });
 
-export const putRouteRequest = z.strictObject({
+const putRouteRequest = z.strictObject({
   model_id: modelId,
   route_traffic_pct: trafficPct.optional(),
   capture_enabled: captureEnabled.optional(),
 });
-export const patchAdminWorkloadRequest = z.strictObject({
+const patchAdminWorkloadRequest = z.strictObject({
   model_id: modelId
     .optional()
     .meta({ description: "Tri-state: omitted leaves the route, null clears it, an id routes." }),
@@ -38,7 +38,7 @@ export const patchAdminWorkloadRequest = z.strictObject({
   capture_sample_rate: z.number().min(0).max(1).optional().meta({ description: "Fraction; 1 is 100%." }),
   name: workloadName.optional(),
 });
-export const modelListResponse = z.array(catalogModelItemSchema);
+const modelListResponse = z.array(catalogModelItemSchema);
 
 const routingErrors = {
   409: { description: "A dial without a route, or the new name is taken." },

@@ -8,15 +8,15 @@ export const workloadName = z
   .regex(/^[a-z0-9_-]{1,63}$/, "1 to 63 lowercase letters, digits, hyphens or underscores")
   .meta({ description: "Unique per project; travels in the `x-gateway-workload` header." });
 
-export const createWorkloadRequest = z.strictObject({
+const createWorkloadRequest = z.strictObject({
   name: workloadName,
   capture_enabled: z.boolean().optional().meta({ description: "Default true (100% sampling)." }),
 });
-export const patchWorkloadRequest = z.strictObject({
+const patchWorkloadRequest = z.strictObject({
   name: workloadName.optional(),
   capture_enabled: z.boolean().optional(),
 });
-export const workloadListResponse = z.object({ workloads: z.array(workloadSchema) });
+const workloadListResponse = z.object({ workloads: z.array(workloadSchema) });
 
 /** /customer/v1/orgs/:org_id/projects/:project_id/workloads */
 export function registerWorkloads(t: RouteTable) {

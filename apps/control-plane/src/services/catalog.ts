@@ -29,7 +29,7 @@ const baseUrl = z
     return url !== null && url.username === "" && url.password === "" && url.search === "" && url.hash === "";
   }, "An http(s) base URL without credentials, query or fragment");
 
-export const deploymentInput = z.strictObject({
+const deploymentInput = z.strictObject({
   provider_label: z.enum(providerLabels),
   wire_format: z.enum(wireFormats),
   base_url: baseUrl.meta({ description: "http(s) URL of the upstream, no `/v1`." }),
@@ -54,7 +54,7 @@ export const catalogModelInput = z.strictObject({
 export type CatalogModelInput = z.output<typeof catalogModelInput>;
 
 /** The catalog file of `GATEWAY_CATALOG_FILE`: the same model bodies the operator API takes. */
-export const catalogFile = z.strictObject({
+const catalogFile = z.strictObject({
   models: z.array(catalogModelInput.extend({ id: catalogModelId })),
 });
 

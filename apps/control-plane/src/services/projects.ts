@@ -6,8 +6,8 @@ import type { Services } from "./context.ts";
 
 type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
 
-export const defaultProjectSlug = "default";
-export const defaultWorkloadName = "main";
+const defaultProjectSlug = "default";
+const defaultWorkloadName = "main";
 
 type ProjectRow = typeof projects.$inferSelect;
 

@@ -19,7 +19,7 @@ export function windowParam(defaultWindow: string, max: string) {
     });
 }
 
-export function windowMs(window: string): number {
+function windowMs(window: string): number {
   const unit = window.at(-1) as keyof typeof unitMs;
   return Number(window.slice(0, -1)) * unitMs[unit];
 }

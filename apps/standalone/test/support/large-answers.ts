@@ -4,7 +4,7 @@ import { request } from "undici";
 import { expect } from "vitest";
 import { eventually } from "../harness.ts";
 
-export const MiB = 1024 * 1024;
+const MiB = 1024 * 1024;
 /** Each answer's text; its capture and its event carry it whole. */
 const answerBytes = 24 * MiB;
 const concurrency = 16;

@@ -14,7 +14,7 @@ const obj = (v: unknown): Json => (typeof v === "object" && v !== null ? (v as J
 const num = (v: unknown) => (typeof v === "number" ? v : 0);
 
 /** Provider A usage as the reference reads it: input excludes cache; writes split by TTL. */
-export function providerATokens(start: Json, final: Json): Tokens {
+function providerATokens(start: Json, final: Json): Tokens {
   const split = obj(start.cache_creation);
   const pick = (k: string) => num(final[k] ?? start[k]);
   return {
@@ -27,7 +27,7 @@ export function providerATokens(start: Json, final: Json): Tokens {
 }
 
 /** Provider B usage: prompt/input tokens include cached reads and cache writes. */
-export function providerBTokens(u: Json, prompt: string, completion: string, details: string): Tokens {
+function providerBTokens(u: Json, prompt: string, completion: string, details: string): Tokens {
   const d = obj(u[details]);
   return {
     input: num(u[prompt]) - num(d.cached_tokens) - num(d.cache_write_tokens),

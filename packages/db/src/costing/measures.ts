@@ -11,8 +11,8 @@ import { type SQL, sql } from "drizzle-orm";
  */
 export const isError = sql`(c.status >= 400 or c.stream_outcome in ('truncated', 'upstream_error'))`;
 export const isFailing = sql`(c.status >= 500 or c.stream_outcome in ('truncated', 'upstream_error') or c.route = 'fallback')`;
-export const is5xx = sql`(c.status >= 500)`;
-export const isTimeout = sql`(c.route = 'fallback' and c.fallback_reason = 'timeout')`;
+const is5xx = sql`(c.status >= 500)`;
+const isTimeout = sql`(c.route = 'fallback' and c.fallback_reason = 'timeout')`;
 
 /** The rollup bucket of a call: its UTC hour. */
 export const hourOf = sql`date_trunc('hour', c.received_at, 'UTC')`;
@@ -47,7 +47,6 @@ export const measureColumns = [
   "priced_requests",
   "customer_cost_usd",
 ] as const;
-export type MeasureColumn = (typeof measureColumns)[number];
 
 const rollupKey = sql`project_id, hour, workload_id, provider_label, model, route`;
 

@@ -14,7 +14,7 @@ export interface SeedPrice {
 }
 
 /** Seed rows cover every call, however old, until a later row supersedes them. */
-export const seedEpoch = "2000-01-01T00:00:00Z";
+const seedEpoch = "2000-01-01T00:00:00Z";
 
 type Rates = [input: string, write5m: string, write1h: string, read: string, output: string];
 
@@ -80,7 +80,7 @@ export const seedPrices: SeedPrice[] = [
 ];
 
 /** Stable ids, so a seed row is the same row on every start and every store. */
-export function seedPriceId(p: SeedPrice): string {
+function seedPriceId(p: SeedPrice): string {
   return `price_seed_${p.model}_${p.effectiveFrom.slice(0, 10)}`;
 }
 

@@ -21,7 +21,7 @@ import { addToSpend, dayOf } from "./spend.ts";
  * Without a covering price the call is `unpriced` (`no_price`), its cost null, never zero. Rows
  * whose outcome would not change are left alone, so re-running is cheap and idempotent.
  */
-export async function priceCalls(db: Db, scope: SQL): Promise<number> {
+async function priceCalls(db: Db, scope: SQL): Promise<number> {
   const rows = await queryRows<{ changed: unknown }>(
     db,
     sql`

@@ -12,7 +12,7 @@ export interface RemotePglite {
   waitReady: Promise<void>;
 }
 
-export interface RemoteTransaction {
+interface RemoteTransaction {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<unknown>;
   exec(sql: string): Promise<unknown>;
   rollback(): Promise<void>;

@@ -14,14 +14,14 @@ import { queryRows, toCount, ts } from "../sql-rows.ts";
 import type { TimeWindow } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
-export interface BudgetStatus extends Budget {
+interface BudgetStatus extends Budget {
   /** Exact decimal text of the priced spend the budget counts in its current period. */
   spent_usd: string;
   period_start: string;
   resets_at: string;
 }
 
-export interface RefusalCounts {
+interface RefusalCounts {
   total: number;
   by_limit: Record<LimitName, number>;
 }

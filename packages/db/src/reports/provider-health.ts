@@ -3,7 +3,7 @@ import { ratio } from "./format.ts";
 import { problemCalls, type TimeWindow, windowTotals } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
-export interface ProviderHealthEntry {
+interface ProviderHealthEntry {
   provider: string;
   workload: string;
   model: string | null;

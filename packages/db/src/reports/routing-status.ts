@@ -19,7 +19,7 @@ export interface RoutingStatusEntry {
  * The mode follows the dial as stored, not a rounded copy of it: 99.6% is still a split and
  * 0.4% still moves traffic. The integer `active_traffic_pct` is then kept inside its mode's range.
  */
-export function routeMode(pct: number): { mode: RoutingStatusEntry["route_mode"]; active: number } {
+function routeMode(pct: number): { mode: RoutingStatusEntry["route_mode"]; active: number } {
   if (pct >= 100) return { mode: "primary", active: 100 };
   if (pct > 0) return { mode: "gateway", active: Math.min(99, Math.max(1, Math.round(pct))) };
   return { mode: "passthrough", active: 0 };

@@ -4,7 +4,7 @@ import { isError, isFailing, measureColumns, measureSums } from "../costing/meas
 import { queryRows, toCount, toDecimalText, ts } from "../sql-rows.ts";
 
 /** What a report can group call totals by. `day` is the UTC calendar date (YYYY-MM-DD). */
-export const windowDims = ["workload_id", "provider_label", "model", "route", "day"] as const;
+const windowDims = ["workload_id", "provider_label", "model", "route", "day"] as const;
 export type WindowDim = (typeof windowDims)[number];
 
 export interface TimeWindow {
@@ -13,7 +13,7 @@ export interface TimeWindow {
   end: Date;
 }
 
-export interface Totals {
+interface Totals {
   requests: number;
   errors: number;
   errors5xx: number;

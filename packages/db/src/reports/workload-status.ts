@@ -20,7 +20,7 @@ export interface WorkloadStatus {
 }
 
 /** A 5xx rate at or above this over the window makes a workload `degraded`. */
-export const degradedAt = 0.05;
+const degradedAt = 0.05;
 
 /** Every workload of the project, observed over the window, next to what it declares. */
 export async function workloadStatuses(db: Db, window: TimeWindow): Promise<WorkloadStatus[]> {

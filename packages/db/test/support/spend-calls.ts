@@ -17,7 +17,7 @@ export interface SpendCall {
 }
 
 /** The call row of a test call, unpriced and waiting for its pricing job when it has usage. */
-export function spendCallRow(c: SpendCall): CallInsert {
+function spendCallRow(c: SpendCall): CallInsert {
   const [input, write5m, write1h, read, output] = c.tokens ?? [];
   return {
     requestId: c.id,
@@ -83,7 +83,7 @@ export function picoToUsd(pico: bigint): string {
 }
 
 export const model = "spend-model";
-export const first: Rates = ["1.234567", "1.543209", "2.469134", "0.123457", "9.876543"];
+const first: Rates = ["1.234567", "1.543209", "2.469134", "0.123457", "9.876543"];
 export const newer: Rates = ["2.000001", "0.5", "0.75", "0.01", "3.333333"];
 export const newerFrom = "2026-11-25T00:00:00.000Z";
 

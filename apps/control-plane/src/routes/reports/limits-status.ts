@@ -7,7 +7,7 @@ import { windowBounds, windowParam } from "../../services/report-window.ts";
 import { reportProject } from "./project-reports.ts";
 import { limitsStatusRecord } from "./schemas.ts";
 
-export const limitsStatusQuery = z.strictObject({ window: windowParam("1h", "24h") });
+const limitsStatusQuery = z.strictObject({ window: windowParam("1h", "24h") });
 
 /** GET /admin/v1/orgs/:org_id/projects/:project_id/limits-status */
 export function registerLimitsStatus(t: RouteTable) {

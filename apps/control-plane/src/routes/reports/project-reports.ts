@@ -22,9 +22,9 @@ import {
   workloadStatusRecord,
 } from "./schemas.ts";
 
-export const healthQuery = z.strictObject({ window: windowParam("30m", "24h") });
-export const workloadStatusQuery = z.strictObject({ window: windowParam("24h", "24h") });
-export const usageSummaryQuery = z.strictObject({
+const healthQuery = z.strictObject({ window: windowParam("30m", "24h") });
+const workloadStatusQuery = z.strictObject({ window: windowParam("24h", "24h") });
+const usageSummaryQuery = z.strictObject({
   window: windowParam("7d", "30d"),
   group_by: z
     .string()

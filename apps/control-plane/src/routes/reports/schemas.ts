@@ -29,7 +29,7 @@ const providerLabel = z.enum(providerLabels);
 
 // Routing status ---------------------------------------------------------------------------
 
-export const routingStatusWorkload = z.strictObject({
+const routingStatusWorkload = z.strictObject({
   workload_id: z.string(),
   display_name: z.string(),
   environment: z.string().nullable().meta({ description: "Always null: the service has no environments." }),
@@ -65,7 +65,7 @@ export const routingStatusRecord = z
 
 // Provider health --------------------------------------------------------------------------
 
-export const providerHealthEntry = z.strictObject({
+const providerHealthEntry = z.strictObject({
   provider: providerLabel.meta({ description: "Provider label that served the requests." }),
   workload: z.string().meta({ description: "Workload name." }),
   model: z.string().nullable().meta({ description: "Served model; null when none was recorded." }),
@@ -113,7 +113,7 @@ export const compactStatusRecord = z
 
 // Workload status --------------------------------------------------------------------------
 
-export const workloadStatusEntry = z.strictObject({
+const workloadStatusEntry = z.strictObject({
   workload_id: z.string(),
   display_name: z.string(),
   status: z.enum(["healthy", "degraded", "idle"]).meta({
@@ -223,7 +223,7 @@ export const callCostRecord = z
 
 // Usage summary ----------------------------------------------------------------------------
 
-export const usageSummaryGroup = z.strictObject({
+const usageSummaryGroup = z.strictObject({
   workload_id: z.string().nullable().meta({ description: "Null when not grouped by workload." }),
   workload: z.string().nullable().meta({ description: "Workload name; null when not grouped by workload." }),
   model: z.string().nullable().meta({ description: "Null when not grouped by model." }),
@@ -263,7 +263,7 @@ const inUse = (limit: string) =>
     .nullable()
     .meta({ description: `Use the limiter counts against ${limit}; null when that limit is not set.` });
 
-export const limitsStatusEntry = z.strictObject({
+const limitsStatusEntry = z.strictObject({
   scope: z.enum(limitScopes),
   scope_id: z.string(),
   name: z.string().nullable().meta({

@@ -1,0 +1,44 @@
+// `pnpm knip` (run by .ci/run next to `pnpm check`): a file, dependency or export nobody uses fails CI.
+//
+// The workspaces are pnpm-workspace.yaml's: apps/*, packages/* and bench. Knip starts from each
+// one's entry files and reports whatever they do not reach. Besides the entries listed below it
+// finds these on its own (listing them again only earns a "redundant entry" hint):
+// - src/main.ts and src/index.ts (its defaults): each app runs as `node src/main.ts` (its package.json
+//   `start`, the Dockerfile's CMD, bench/src/app-command.ts, the tests that spawn it);
+// - every package.json `exports` target: a package's public API (src/index.ts, the engine adapters'
+//   subpaths, @gateway/tracing/testing), imported by the apps, bench and the tests;
+// - every file a package.json script runs: the apps' `start`, testkit's `mock-providers`
+//   (src/bin/mock-providers.ts, which bench/src/run.ts also starts by path), the root's `bench*`;
+// - vitest.config.ts, drizzle.config.ts, and the test files (see `tests` below).
+//
+// Every workspace is private: a package's exports serve this repository only, so an export of an
+// entry file (a package's index, most of them `export *` of every file) that nothing here imports
+// is dead too (`includeEntryExports`). Deliberate API kept without a user today is tagged
+// `/** … @public */` where it is exported, saying why (testkit's option and record types, the
+// event contract's types in @gateway/contracts).
+import type { KnipConfig } from "knip";
+
+// The root vitest.config.ts runs apps/*/test/**/*.test.ts and packages/*/test/**/*.test.ts: per
+// workspace, test/**/*.test.ts (knip's default would take any *.test.ts or *.bench.ts anywhere).
+const tests = { entry: ["test/**/*.test.ts"] };
+
+const config: KnipConfig = {
+  // see above: a package's index exports are checked like any other file's
+  includeEntryExports: true,
+  workspaces: {
+    ".": {
+      // .ci/run starts it by path: `node --experimental-strip-types .ci/vitest-report.ts summary|crashed …`
+      entry: [".ci/vitest-report.ts"],
+    },
+    "apps/*": { vitest: tests },
+    "packages/*": { vitest: tests },
+    bench: {
+      // bench/src/run.ts starts the baseline proxy by path: `node … bench/src/minimal-proxy.ts`
+      entry: ["src/minimal-proxy.ts"],
+    },
+  },
+  // Debian's redis-server (infra/redis.sh installs it): the Redis tests each spawn their own.
+  ignoreBinaries: ["redis-server"],
+};
+
+export default config;
