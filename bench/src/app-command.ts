@@ -17,3 +17,11 @@ export function appNodeArgs(rootDir: string, app: string, extra: string[] = []):
   }
   return [...args, ...extra, join("apps", app, entry)];
 }
+
+/** The bench's own environment without any GATEWAY_* its shell holds, plus `settings`: what a user gives an app. */
+export function appEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith("GATEWAY_")) env[name] = value;
+  return { ...env, ...settings };
+}

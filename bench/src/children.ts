@@ -94,16 +94,22 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
+/** SIGTERM one child, SIGKILL it if it has not exited within the grace period. */
+export async function stopChild(child: Child, graceMs: number): Promise<void> {
+  const at = running.indexOf(child);
+  if (at !== -1) running.splice(at, 1);
+  const gone = exited(child.process);
+  child.process.kill("SIGTERM");
+  // a child the bench had paused (SIGSTOP) takes the SIGTERM only once it runs again
+  child.process.kill("SIGCONT");
+  const timer = setTimeout(() => child.process.kill("SIGKILL"), graceMs);
+  await gone;
+  clearTimeout(timer);
+}
+
 /** SIGTERM each child (newest first), SIGKILL whatever has not exited within the grace period. */
 export async function stopChildren(graceMs: number): Promise<void> {
-  while (running.length > 0) {
-    const { process: child } = running.pop()!;
-    const gone = exited(child);
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
-    await gone;
-    clearTimeout(timer);
-  }
+  while (running.length > 0) await stopChild(running.at(-1)!, graceMs);
 }
 
 // Last resort when the benchmark dies without reaching its cleanup: no orphans left holding ports.

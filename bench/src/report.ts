@@ -231,7 +231,7 @@ export function renderReport(
     }),
     `- failed requests (non-2xx or errors, warm-up included): ${failures(measurements)}`,
   ];
-  if (profile) sections.push("", renderProfile(profile.path, profile.summaries));
+  if (profile) sections.push("", renderProfile("Gateway CPU profile", profile.path, profile.summaries));
   return `${sections.join("\n")}\n`;
 }
 
@@ -239,8 +239,9 @@ function shareRows(shares: Share[]): (string | number)[][] {
   return shares.map((s) => [s.name, fixed(s.ms, 0), fixed(s.pct, 1)]);
 }
 
-function renderProfile(path: string, summaries: Map<ScenarioName, ProfileSummary>): string {
-  const parts = ["## Gateway CPU profile", "", `Profile: \`${path}\`.`];
+/** One section per profiled window set (a scenario; a consumer in `pnpm bench:consumers`). */
+export function renderProfile(title: string, path: string, summaries: Map<string, ProfileSummary>): string {
+  const parts = [`## ${title}`, "", `Profile: \`${path}\`.`];
   for (const [scenario, summary] of summaries) {
     parts.push(
       "",

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { appNodeArgs } from "./app-command.ts";
+import { appEnv, appNodeArgs } from "./app-command.ts";
 import { assertAlive, startChild, stopChildren } from "./children.ts";
 import { readConfig } from "./config.ts";
 import { type ScenarioName, scenarios } from "./load.ts";
@@ -48,15 +48,11 @@ function jsonLine(lines: string[]): Record<string, unknown> | null {
  * without its metrics (on by default, as a user runs it).
  */
 function gatewayEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith("GATEWAY_")) env[name] = value;
-  return {
-    ...env,
+  return appEnv({
     GATEWAY_ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? "false",
     GATEWAY_METRICS: process.env.BENCH_METRICS ?? "true",
     ...overrides,
-  };
+  });
 }
 
 async function startTargets(config: ReturnType<typeof readConfig>) {
