@@ -217,7 +217,7 @@ export function buildCallEvents(org: BenchOrg, count: number, answerLimits: Answ
     }
     call.delivered = true;
     call.endedAt = call.startedAt + call.firstByteMs + 900 + randomInt(3000);
-    const event = callEvent(call, who);
+    const { event } = callEvent(call, who, Number.POSITIVE_INFINITY);
     call.answer?.release();
     if (!event.usage) throw new Error("a bench call event without usage: its answer was not read");
     events.push(event);

@@ -39,7 +39,11 @@ export function captureEnvelope(event: CallEvent): Buffer | null {
     response_headers: capture.response_headers,
     response_body: capture.response_body.data,
     response_body_encoding: capture.response_body.encoding,
-    // only on an answer past the body limit: the capture holds its first bytes
+    // only on a body cut (an answer past the body limit, bodies past the bus's message limit):
+    // the capture holds its first bytes
+    ...(capture.request_body_omitted_bytes
+      ? { request_body_omitted_bytes: capture.request_body_omitted_bytes }
+      : {}),
     ...(capture.response_body_omitted_bytes
       ? { response_body_omitted_bytes: capture.response_body_omitted_bytes }
       : {}),

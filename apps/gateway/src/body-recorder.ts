@@ -130,7 +130,7 @@ export class BodyRecorder {
 }
 
 /** `at`, moved back (at most 3 bytes) to the start of the UTF-8 character it falls in. */
-function utf8Boundary(bytes: Buffer, at: number): number {
+export function utf8Boundary(bytes: Buffer, at: number): number {
   let cut = at;
   while (cut > 0 && at - cut < 3 && (bytes[cut]! & 0xc0) === 0x80) cut--;
   return cut;

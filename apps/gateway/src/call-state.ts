@@ -1,4 +1,3 @@
-import { isUtf8 } from "node:buffer";
 import {
   type CallEvent,
   type CallUsage,
@@ -10,13 +9,13 @@ import {
   type LimitName,
   type LimitScope,
   type ProviderLabel,
-  type RawBody,
   type StreamOutcome,
 } from "@gateway/contracts";
 import type { Lease } from "@gateway/limits";
 import type { EndpointSpec } from "@gateway/providers";
 import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
 import type { CallTrace } from "./call-trace.ts";
+import { withCapture } from "./capture-fit.ts";
 import type { Caller } from "./resolve-caller.ts";
 
 /** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
@@ -134,12 +133,6 @@ function headerSafe(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
-function toRawBody(bytes: Buffer): RawBody {
-  return isUtf8(bytes)
-    ? { encoding: "utf8", data: bytes.toString("utf8") }
-    : { encoding: "base64", data: bytes.toString("base64") };
-}
-
 /** Milliseconds from the call's arrival to its recording (or to now, before that). */
 export function elapsedMs(call: CallState): number {
   return Math.max(0, (call.endedAt ?? performance.now()) - call.startedAt);
@@ -165,13 +158,16 @@ export function accessFields(call: CallState) {
   };
 }
 
-/** The `gateway.calls.v1` event for a call that resolved to a workload. */
-export function callEvent(call: CallState, caller: Caller): CallEvent {
-  const capture = call.capture;
-  // read first: bytes that cannot be read back from disk count as omitted
-  const answer = (capture && call.answer?.bytes()) || Buffer.alloc(0);
-  const omitted = call.answer?.omitted ?? 0;
-  return {
+/**
+ * The `gateway.calls.v1` event for a call that resolved to a workload, no larger than
+ * `maxEventBytes` of JSON: a capture too large for the bus is cut to fit (`withCapture`).
+ */
+export function callEvent(
+  call: CallState,
+  caller: Caller,
+  maxEventBytes: number,
+): { event: CallEvent; cut: boolean } {
+  const event: CallEvent = {
     schema: callsTopic,
     request_id: call.requestId,
     org_id: caller.apiKey.orgId,
@@ -197,14 +193,17 @@ export function callEvent(call: CallState, caller: Caller): CallEvent {
     upstream_response_id: call.upstreamResponseId,
     tags: call.tags,
     usage: call.usage,
-    capture: capture
-      ? {
-          request_headers: capture.requestHeaders,
-          response_headers: capture.responseHeaders,
-          request_body: toRawBody(capture.requestBody ?? Buffer.alloc(0)),
-          response_body: toRawBody(answer),
-          ...(omitted > 0 ? { response_body_omitted_bytes: omitted } : {}),
-        }
-      : null,
+    capture: null,
   };
+  const capture = call.capture;
+  if (!capture) return { event, cut: false };
+  const parts = {
+    requestHeaders: capture.requestHeaders,
+    responseHeaders: capture.responseHeaders,
+    request: capture.requestBody ?? Buffer.alloc(0),
+    // read first: bytes that cannot be read back from disk count as omitted
+    answer: call.answer?.bytes() ?? Buffer.alloc(0),
+    answerOmitted: call.answer?.omitted ?? 0,
+  };
+  return withCapture(event, parts, maxEventBytes);
 }

@@ -124,7 +124,13 @@ export function createGateway({
     const publish = () => {
       try {
         readFacts?.();
-        bus.publish(callsTopic, call.requestId, callEvent(call, caller), call.trace?.span.headers());
+        const { event, cut } = callEvent(call, caller, bus.maxEventBytes);
+        if (cut)
+          log.warn("call event over the bus's message limit: its capture's bodies were cut to fit", {
+            request_id: call.requestId,
+            max_event_bytes: bus.maxEventBytes,
+          });
+        bus.publish(callsTopic, call.requestId, event, call.trace?.span.headers());
       } finally {
         // the usage is known now (read above): the call's tokens count and its slots free
         if (limits) settleLimits(limits, call);

@@ -1,133 +1,34 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createFsBlobStore } from "@gateway/blobstore";
-import { createKafkaBus, type EventBus } from "@gateway/bus";
-import { createInProcessCache } from "@gateway/cache";
-import { startCaptureWriter } from "@gateway/capture-writer";
-import { createHttpServer, silentLogger } from "@gateway/contracts";
-import {
-  buildServices,
-  createControlPlaneApp,
-  ensureFirstOrg,
-  seedPricesAndQueueRepricing,
-} from "@gateway/control-plane";
-import { startCostingWorker } from "@gateway/costing-worker";
-import { calls, type Db, openDb, runMigrations } from "@gateway/db";
-import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
-import { createInProcessQueue } from "@gateway/jobs";
-import { type MockProviders, startMockProviders } from "@gateway/testkit";
+import { calls } from "@gateway/db";
 import { memoryTracer, type ReadableSpan } from "@gateway/tracing/testing";
 import { SpanKind } from "@opentelemetry/api";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEnv } from "../src/env.ts";
 import { eventually } from "./harness.ts";
 import { callerTrace, tracedChat } from "./support/caller-trace.ts";
+import { type KafkaCallPath, startKafkaCallPath } from "./support/kafka-call-path.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
 
 /**
  * The split deployment's path of a call event, in one process so that one in-memory exporter
- * sees every span: a gateway publishing to Kafka through its spool, and the two consumers on a
- * bus of their own (as their processes have), all sharing one embedded database.
+ * sees every span (`startKafkaCallPath`).
  */
 describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
   const { tracer, spans } = memoryTracer("split");
-  const dirs: string[] = [];
-  const closers: (() => Promise<unknown>)[] = [];
-  let db: Db;
-  let mocks: MockProviders;
-  let apiKey: string;
-  let cache: ReturnType<typeof createInProcessCache>;
-  const namePrefix = `traces-${Date.now()}-`;
-
-  const tempDir = async () => {
-    const dir = await mkdtemp(join(tmpdir(), "gw-traces-kafka-"));
-    dirs.push(dir);
-    return dir;
-  };
+  let path: KafkaCallPath;
 
   beforeAll(async () => {
-    mocks = await startMockProviders();
-    const store = await openDb({ kind: "pglite", dataDir: null });
-    closers.push(() => store.close());
-    await runMigrations(store);
-    db = store.db;
-    const jobs = createInProcessQueue(() => {});
-    closers.push(() => jobs.close());
-    await seedPricesAndQueueRepricing(db, jobs);
-    cache = createInProcessCache();
-    const services = buildServices(
-      { db, cache, blobs: createFsBlobStore(await tempDir()), log: silentLogger, jobs },
-      {},
-    );
-    const first = (await ensureFirstOrg(services))!;
-    apiKey = first.apiKey;
-    const project = await createControlPlaneApp(services).request(
-      `/admin/v1/orgs/${first.orgId}/projects/default`,
-      { method: "POST", headers: { authorization: `Bearer ${apiKey}` } },
-    );
-    expect(project.status).toBe(200);
-    await services.sync.syncAll(db);
-
-    const consumers = await createKafkaBus({
-      brokers,
-      clientId: "traces-consumers",
-      spoolDir: await tempDir(),
-      log: silentLogger,
-      namePrefix,
-    });
-    closers.push(() => consumers.close());
-    await startCaptureWriter({
-      db,
-      blobs: createFsBlobStore(await tempDir()),
-      bus: consumers,
-      log: silentLogger,
-      tracer,
-    });
-    await startCostingWorker({ db, bus: consumers, jobs, log: silentLogger, tracer });
+    path = await startKafkaCallPath({ tracer });
   });
 
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close().catch(() => {});
-    await mocks.close();
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  });
-
-  /** A gateway on `bus`, serving on a free port until the test stops it. */
-  async function gatewayOn(bus: EventBus): Promise<{ url: string; stop(): Promise<void> }> {
-    const env = parseEnv({
-      GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
-      GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
-    });
-    const gateway: Gateway = createGateway({
-      cache,
-      bus,
-      log: silentLogger,
-      config: gatewayConfigFromEnv(env),
-      credentials: () => undefined,
-      spillDir: await tempDir(),
-      tracer,
-    });
-    const server: Server = createHttpServer((req, res) => gateway.handle(req, res), { log: silentLogger });
-    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-    const { port } = server.address() as { port: number };
-    return {
-      url: `http://127.0.0.1:${port}`,
-      async stop() {
-        await new Promise((done) => server.close(done));
-        await gateway.close();
-      },
-    };
-  }
+  afterAll(() => path?.close());
 
   /** A call with the caller's own `traceparent`; resolves with its request id and the caller's trace. */
   async function tracedCall(url: string) {
     const caller = callerTrace();
-    const res = await tracedChat(url, apiKey, caller, { "x-gateway-upstream-key": "sk-caller-traces-kafka" });
+    const res = await tracedChat(url, path.apiKey, caller, {
+      "x-gateway-upstream-key": "sk-caller-traces-kafka",
+    });
     expect(res.status).toBe(200);
     await res.text();
     return { requestId: res.headers.get("x-gateway-request-id")!, ...caller };
@@ -136,7 +37,7 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
   /** The call's span, and the consumers' spans once both have handled its event (off Kafka). */
   async function chainOf(requestId: string) {
     await eventually(async () => {
-      const [row] = await db
+      const [row] = await path.db
         .select({ id: calls.requestId })
         .from(calls)
         .where(eq(calls.requestId, requestId));
@@ -159,14 +60,8 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
   };
 
   it("carries the call's trace context in the Kafka message headers to both consumers' spans", async () => {
-    const bus = await createKafkaBus({
-      brokers,
-      clientId: "traces-gateway",
-      spoolDir: await tempDir(),
-      log: silentLogger,
-      namePrefix,
-    });
-    const gateway = await gatewayOn(bus);
+    const bus = await path.kafkaBus("traces-gateway");
+    const gateway = await path.gatewayOn(bus);
     const call = await tracedCall(gateway.url);
     await bus.flush();
     const { server, capture, costing } = await chainOf(call.requestId);
@@ -180,32 +75,23 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
   }, 60_000);
 
   it("keeps the trace context of a call spooled while the broker was away", async () => {
-    const spoolDir = await tempDir();
+    const spoolDir = await path.tempDir();
     // a gateway whose broker never answers: the call's event waits in its spool
-    const offline = await createKafkaBus({
+    const offline = await path.kafkaBus("traces-gateway-offline", {
       brokers: ["127.0.0.1:1"],
-      clientId: "traces-gateway-offline",
       spoolDir,
-      log: silentLogger,
-      namePrefix,
       sendTimeoutMs: 300,
       retryIntervalMs: 60_000,
     });
-    const gateway = await gatewayOn(offline);
+    const gateway = await path.gatewayOn(offline);
     const call = await tracedCall(gateway.url);
     await gateway.stop();
     await offline.flush();
     await offline.close();
 
     // the next process on the spool reaches the broker and sends what waited
-    const restarted = await createKafkaBus({
-      brokers,
-      clientId: "traces-gateway",
-      spoolDir,
-      log: silentLogger,
-      namePrefix,
-    });
-    closers.push(() => restarted.close());
+    const restarted = await path.kafkaBus("traces-gateway", { spoolDir });
+    path.closeLater(() => restarted.close());
     const { server, capture, costing } = await chainOf(call.requestId);
 
     expect(server.parentSpanContext?.spanId).toBe(call.spanId);

@@ -10,6 +10,12 @@ export interface EventBus {
    */
   publish(topic: string, key: string, payload: unknown, headers?: EventHeaders): void;
   /**
+   * The largest event, as UTF-8 JSON, that the bus carries (on Kafka, the topic's message limit
+   * less room for the record's framing; unbounded in process). A larger one is dropped with an
+   * error log, so a publisher whose events can grow past it (a call with its capture) cuts them.
+   */
+  readonly maxEventBytes: number;
+  /**
    * Delivers the topic's events to `handle` in batches, shared among every subscriber of the
    * same `group`. A batch whose handler throws is delivered again; after 3 failures its events
    * are delivered one at a time, and an event that fails alone 8 times (backing off, about 50 s

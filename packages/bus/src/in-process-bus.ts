@@ -126,6 +126,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
 
   return {
     publish,
+    maxEventBytes: Number.POSITIVE_INFINITY,
     replayJournal() {
       const leftover = options.journal?.leftover.splice(0) ?? [];
       let replayed = 0;

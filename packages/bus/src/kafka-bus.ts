@@ -88,6 +88,8 @@ function headerChars(headers: EventHeaders): number {
 export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus> {
   const { log } = options;
   const maxMessageBytes = options.maxMessageBytes ?? 128 * 1024 * 1024;
+  // what a record's framing (key, headers, batch) takes beside its value
+  const maxEventBytes = maxMessageBytes - 1024;
   const sendTimeoutMs = options.sendTimeoutMs ?? 5_000;
   const lingerMs = options.lingerMs ?? 20;
   const retryIntervalMs = options.retryIntervalMs ?? 1_000;
@@ -154,16 +156,28 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     const admin = kafka.admin();
     await admin.connect();
     try {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: [
-          {
-            topic,
-            numPartitions: options.partitions ?? 6,
-            configEntries: [{ name: "max.message.bytes", value: String(maxMessageBytes) }],
-          },
-        ],
-      });
+      // Right after a topic is made, the broker's metadata may not list it yet: kafkajs's wait
+      // for leaders retries only "leader not available", not "unknown topic" (kafkajs#815, seen
+      // here with two processes creating topics at once). Creating an existing topic is a no-op.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: [
+              {
+                topic,
+                numPartitions: options.partitions ?? 6,
+                configEntries: [{ name: "max.message.bytes", value: String(maxMessageBytes) }],
+              },
+            ],
+          });
+          break;
+        } catch (error) {
+          const unknownTopic = (error as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION";
+          if (!unknownTopic || attempt === 5) throw error;
+          await new Promise((wait) => setTimeout(wait, 200 * attempt));
+        }
+      }
     } finally {
       await admin.disconnect();
     }
@@ -322,8 +336,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   function enqueue(topic: string, key: string, value: string, headers?: EventHeaders) {
     if (closed) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: only a long event needs its bytes counted.
-    const limit = maxMessageBytes - 1024;
-    if (value.length * 3 > limit && Buffer.byteLength(value) > limit) {
+    if (value.length * 3 > maxEventBytes && Buffer.byteLength(value) > maxEventBytes) {
       log.error("event larger than the broker's message limit; dropped", { topic, key, bytes: value.length });
       return;
     }
@@ -345,6 +358,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     publish(topic, key, payload, headers) {
       enqueue(named(topic), key, JSON.stringify(payload), headers);
     },
+    maxEventBytes,
     async subscribe({ topic, group, handle }) {
       await ensureTopic(named(topic));
       consumers.push(

@@ -30,6 +30,11 @@ const callCaptureSchema = z.object({
    * them, the capture holds the answer up to the limit. Absent when the answer is whole.
    */
   response_body_omitted_bytes: z.number().int().positive().optional(),
+  /**
+   * Bytes of the request left out of the capture: only when the event, bodies included, would
+   * not fit the bus's largest message (see the gateway's `withCapture`). Absent when it is whole.
+   */
+  request_body_omitted_bytes: z.number().int().positive().optional(),
 });
 /**
  * A call event's `capture`: part of the gateway.calls.v1 contract, beside `CallEvent` and `RawBody`.
