@@ -120,13 +120,31 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   // `localCounters`): what it counted alone last time says nothing of what the others took since.
   let countingAlone = false;
 
+  /**
+   * Requests this replica admitted while counting alone, per scope, owed to the shared buckets:
+   * those refilled meanwhile as if nothing were taken, so without the debt each lapse of Redis
+   * let its requests through twice (83 admitted for 60 over 6 s, Redis stalling 80 ms every
+   * 0.7 s). Paid ahead of the first command once Redis answers again (kept for the next try if
+   * the payment fails), like any request but even past a spent bucket, by a minute of the limit
+   * at most: a long outage does not block the scope for as long again.
+   */
+  let owed = new Map<string, ScopeReturn>();
+
   function admitLocally(request: AdmitRequest): Admission {
     if (!countingAlone) {
       countingAlone = true;
       local.reset();
     }
     const admission = local.admit(request, share);
-    if (admission.ok) localLeases.add(admission.lease);
+    if (!admission.ok) return admission;
+    localLeases.add(admission.lease);
+    for (const { scope, id, limits } of request.scopes) {
+      if (!limits.rpm) continue;
+      const key = `${scope}:${id}`;
+      const debt = owed.get(key) ?? { tpm: 0, tokens: 0, rpm: limits.rpm, requests: 0, slots: [] };
+      debt.requests--;
+      owed.set(key, debt);
+    }
     return admission;
   }
 
@@ -183,15 +201,39 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     });
   }
 
-  /** The settles waiting, as the scripts read them (`settle` in `redis-scripts.ts`). */
-  function takeSettles(): string {
-    let ended = "";
-    for (const [key, back] of settles) {
-      ended += `${ended ? "\n" : ""}${key}\t${back.tpm}\t${back.tokens}\t${back.rpm}\t${back.requests}`;
-      if (back.slots.length > 0) ended += `\t${back.slots.join(" ")}`;
+  /** Returns as the scripts read them (`settle` in `redis-scripts.ts`). */
+  function settleLines(returns: Map<string, ScopeReturn>): string {
+    let lines = "";
+    for (const [key, back] of returns) {
+      lines += `${lines ? "\n" : ""}${key}\t${back.tpm}\t${back.tokens}\t${back.rpm}\t${back.requests}`;
+      if (back.slots.length > 0) lines += `\t${back.slots.join(" ")}`;
     }
+    return lines;
+  }
+
+  /** The settles waiting, as one argument. */
+  function takeSettles(): string {
+    const ended = settleLines(settles);
     settles = new Map();
     return ended;
+  }
+
+  /**
+   * Sends what this replica owes (`owed`) ahead of its next command, which Redis then runs after
+   * it; kept for the next try if it does not get there.
+   */
+  function payDebt() {
+    if (owed.size === 0 || !sharing()) return;
+    const paying = owed;
+    owed = new Map();
+    settleCall(0, ns, settleLines(paying)).catch((error: unknown) => {
+      redisFailed("settle", error);
+      for (const [key, debt] of paying) {
+        const still = owed.get(key);
+        if (still) still.requests += debt.requests;
+        else owed.set(key, debt);
+      }
+    });
   }
 
   /** The settles and admits waiting, as one command (or the settles alone). */
@@ -200,6 +242,7 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
     flushSoon = undefined;
     clearTimeout(flushLater);
     flushLater = undefined;
+    payDebt();
     permits.takeReleases(settles);
     const ended = takeSettles();
     if (admits.length === 0) {

@@ -23,8 +23,8 @@ local function split(text, separator)
   return parts
 end
 -- what a replica gives back: one line per scope, "<scope>:<id>, tpm (0 = none), tokens spent,
--- rpm (0 = none), requests reserved and not used, slot names freed (space-separated, left out
--- when none)" tab-separated
+-- rpm (0 = none), requests reserved and not used (negative: admitted while counting alone, owed),
+-- slot names freed (space-separated, left out when none)" tab-separated
 local function settle(ns, text)
   for _, line in ipairs(split(text, '\\n')) do
     local f = split(line, '\\t')
@@ -35,9 +35,16 @@ local function settle(ns, text)
       redis.call('HSET', buckets, 't', fmt(next))
       keep(buckets, num(redis.call('HGET', buckets, 'r')), next)
     end
-    if rpm > 0 and requests > 0 then
-      -- never past a full bucket
-      local tat = math.max(num(redis.call('HGET', buckets, 'r')) - requests * minute / rpm, now)
+    if rpm > 0 and requests ~= 0 then
+      local tat = num(redis.call('HGET', buckets, 'r'))
+      if requests > 0 then
+        -- never past a full bucket
+        tat = math.max(tat - requests * minute / rpm, now)
+      else
+        -- taken like any request, even past a spent bucket (calls then wait), but by a minute
+        -- of the limit at most: a long outage does not block the scope for as long again
+        tat = math.min(math.max(tat, now) - requests * minute / rpm, now + 2 * minute)
+      end
       redis.call('HSET', buckets, 'r', fmt(tat))
       keep(buckets, tat, num(redis.call('HGET', buckets, 't')))
     end

@@ -170,6 +170,36 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
     expect(a!.counting()).toBe("shared");
   });
 
+  it("charges the requests a replica admitted alone to the shared bucket once Redis answers again", async () => {
+    const [a] = await replicasOf(1);
+    // 600 a minute: one every 100 ms
+    const key: ScopeLimits = { scope: "project", id: "proj_debt", limits: { rpm: 600 } };
+    while ((await a!.admit(call([key]))).ok);
+    const spentAt = Date.now();
+    let admitted = 0;
+    let alone = 0;
+    server?.kill("SIGSTOP");
+    try {
+      // times out: counted alone from here, from a spent bucket (another scope's call, since the
+      // timed-out one runs in Redis once it wakes, taking what it asked for unbeknown)
+      await a!.admit(call([{ scope: "project", id: "proj_other", limits: { rpm: 600 } }]));
+      expect(a!.counting()).toBe("local_fallback");
+      expect((await a!.admit(call([key]))).ok).toBe(false); // first seen alone: spent
+      await new Promise((r) => setTimeout(r, 600));
+      while ((await a!.admit(call([key]))).ok) alone++;
+    } finally {
+      server?.kill("SIGCONT");
+    }
+    await new Promise((r) => setTimeout(r, 1_200));
+    // Redis's bucket refilled meanwhile as if nothing were taken: only the debt keeps the count
+    while ((await a!.admit(call([key]))).ok) admitted++;
+    expect(a!.counting()).toBe("shared");
+    const refilled = (Date.now() - spentAt) / 100;
+    expect(alone).toBeGreaterThanOrEqual(3);
+    expect(admitted + alone).toBeLessThanOrEqual(refilled + 1);
+    expect(admitted + alone).toBeGreaterThanOrEqual(refilled - 3);
+  });
+
   describe("what a replica holds of a large limit (1 % of it at most)", () => {
     const admitted = (answers: { ok: boolean }[]) => answers.filter((x) => x.ok).length;
 
