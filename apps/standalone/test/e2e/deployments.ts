@@ -21,6 +21,11 @@ export interface Deployment {
   controlPlane: string;
   mocks: MockProviders;
   cp(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; json: Json }>;
+  /**
+   * How many times so far a gateway began counting limits alone because Redis did not answer
+   * within its timeout (from the gateways' logs; always 0 in process, where nothing is shared).
+   */
+  limitsFallbacks(): number;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function startStandaloneDeployment({
     controlPlane: url,
     mocks,
     cp: controlPlaneClient(url, operatorToken),
+    limitsFallbacks: () => 0,
     async close() {
       await app.stop();
       await mocks.close();
@@ -184,6 +190,10 @@ export async function startSplitDeployment({
     dumpLogs() {
       for (const app of Object.values(apps)) console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`);
     },
+    limitsFallbacks: () =>
+      [apps.gateway1, apps.gateway2]
+        .map((g) => g.output().split("limits: redis did not answer").length - 1)
+        .reduce((a, b) => a + b, 0),
     async restartCaptureWriter() {
       apps.captureWriter = await captureWriter();
     },

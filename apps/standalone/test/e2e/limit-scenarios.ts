@@ -73,35 +73,47 @@ export function limitScenarios(get: () => Deployment, label: string): void {
         async () => ((await chatIn(g, org.apiKey, "rpm-shared")).status === 429 ? true : undefined),
         0,
       );
-    const senders = 4;
-    const durationMs = 6_000;
-    let admitted = 0;
-    let refused = 0;
-    let other = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: senders }, async (_, s) => {
-        for (let i = 0; performance.now() - started < durationMs; i++) {
-          const g = d.gateways[(s + i) % d.gateways.length]!;
-          const { status } = await chatIn(g, org.apiKey, "rpm-shared", i);
-          if (status === 200) admitted++;
-          else if (status === 429) refused++;
-          else other++;
-          // 4 senders at about 60 a second: several times the 10 a second the limit lets through
-          await sleep(50);
-        }
-      }),
-    );
-    const elapsedS = (performance.now() - started) / 1000;
-    const expected = (rpm / 60) * elapsedS;
-    console.log(
-      `${label}: ${admitted} calls admitted and ${refused} refused over ${elapsedS.toFixed(1)} s at ${rpm}/min ` +
-        `through ${d.gateways.length} gateway(s) (expected ${expected.toFixed(1)})`,
-    );
-    expect(other).toBe(0);
-    expect(refused).toBeGreaterThan(admitted);
-    expect(Math.abs(admitted - expected)).toBeLessThanOrEqual(expected * 0.05);
-  }, 30_000);
+    /** 6 s of 4 senders at about 60 a second: several times the 10 a second the limit lets through. */
+    const window = async () => {
+      const senders = 4;
+      const durationMs = 6_000;
+      let admitted = 0;
+      let refused = 0;
+      let other = 0;
+      const fallbacksBefore = d.limitsFallbacks();
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: senders }, async (_, s) => {
+          for (let i = 0; performance.now() - started < durationMs; i++) {
+            const g = d.gateways[(s + i) % d.gateways.length]!;
+            const { status } = await chatIn(g, org.apiKey, "rpm-shared", i);
+            if (status === 200) admitted++;
+            else if (status === 429) refused++;
+            else other++;
+            await sleep(50);
+          }
+        }),
+      );
+      const elapsedS = (performance.now() - started) / 1000;
+      const expected = (rpm / 60) * elapsedS;
+      const fellBack = d.limitsFallbacks() - fallbacksBefore;
+      console.log(
+        `${label}: ${admitted} calls admitted and ${refused} refused over ${elapsedS.toFixed(1)} s at ${rpm}/min ` +
+          `through ${d.gateways.length} gateway(s) (expected ${expected.toFixed(1)})` +
+          (fellBack > 0 ? `; Redis missed its timeout ${fellBack} time(s): counted alone meanwhile` : ""),
+      );
+      return { admitted, refused, other, expected, fellBack };
+    };
+    // A gateway that Redis does not answer within its timeout counts its share alone for a while
+    // (docs/limits.md): the shared count is promised only while Redis answers. A window with such
+    // a lapse (a loaded machine) does not measure it, and is measured again, three times at most.
+    let measured = await window();
+    for (let retry = 0; measured.fellBack > 0 && retry < 2; retry++) measured = await window();
+    expect(measured.fellBack).toBe(0);
+    expect(measured.other).toBe(0);
+    expect(measured.refused).toBeGreaterThan(measured.admitted);
+    expect(Math.abs(measured.admitted - measured.expected)).toBeLessThanOrEqual(measured.expected * 0.05);
+  }, 60_000);
 
   it("lets the official SDKs back off on a 429 and succeed once the window allows", async () => {
     const d = get();
