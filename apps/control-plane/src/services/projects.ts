@@ -101,8 +101,10 @@ export async function deleteProject(services: Services, orgId: string, slug: str
 export async function ensureDefaultProject(services: Services, orgId: string) {
   const existing = await findLiveDefaultProject(services.db, orgId);
   if (existing) return existing;
-  // Without a row, a unique index refused it: lost a race with another request, or the slug
-  // "default" is taken by a non-default project (one stored before createProject reserved it).
+  // No project back means a unique index refused it: another request won the race (its default
+  // is returned below), or a project that is not the default holds the slug (one stored before
+  // createProject reserved it). A failure is answered the same way, as the default may exist all
+  // the same (when publishing failed after the commit).
   let failure: unknown = new Error(
     `The slug '${defaultProjectSlug}' is taken by a project that is not the default`,
   );
