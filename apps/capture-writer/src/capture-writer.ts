@@ -1,7 +1,7 @@
 import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
 import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
-import { captureIndex, type Db, insertJsonRows } from "@gateway/db";
+import { type Db, indexCaptures, type NewCaptureIndexRow } from "@gateway/db";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { captureEnvelope, captureKey } from "./capture-envelope.ts";
 
@@ -30,14 +30,14 @@ export async function startCaptureWriter({ db, blobs, bus, log, tracer }: Captur
         if (parsed.success) events.push(parsed.data);
         else log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
       }
-      const rows: (typeof captureIndex.$inferInsert)[] = [];
+      const rows: NewCaptureIndexRow[] = [];
       for (const group of bodyBudgetGroups(events)) {
         // A group's objects are written side by side: one at a time, each write would wait a
         // full turn of an event loop that is also serving traffic.
         for (const row of await Promise.all(group.map((event) => writeObject(blobs, event))))
           if (row) rows.push(row);
       }
-      await insertJsonRows(db, captureIndex, rows, "requestId");
+      await indexCaptures(db, rows);
     },
   });
 }
@@ -82,7 +82,7 @@ export function captureIndexRow(
   key: string,
   size: number,
   uploadedAt: Date,
-): typeof captureIndex.$inferInsert {
+): NewCaptureIndexRow {
   return {
     requestId: capture.request_id,
     orgId: capture.org_id,

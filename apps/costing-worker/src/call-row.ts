@@ -1,5 +1,5 @@
 import type { CallEvent, UnpricedReason } from "@gateway/contracts";
-import type { calls } from "@gateway/db";
+import type { CallInsert } from "@gateway/db";
 
 /**
  * Why a call without usage can never be priced, or `pricing_pending` when it has usage. Order
@@ -16,7 +16,7 @@ function initialUnpricedReason(event: CallEvent): UnpricedReason {
 }
 
 /** The call row for one event. Pricing fills in later; until then the call is `unpriced`. */
-export function callRow(event: CallEvent): typeof calls.$inferInsert {
+export function callRow(event: CallEvent): CallInsert {
   const usage = event.usage;
   return {
     requestId: event.request_id,

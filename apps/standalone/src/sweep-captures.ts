@@ -2,7 +2,7 @@ import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { captureIndexRow } from "@gateway/capture-writer";
 import type { Logger } from "@gateway/contracts";
-import { captureIndex, type Db, indexedCaptureIds, insertJsonRows } from "@gateway/db";
+import { type Db, indexCaptures, indexedCaptureIds } from "@gateway/db";
 
 const batch = 500;
 
@@ -40,7 +40,7 @@ export async function sweepCaptureFiles(db: Db, blobsRoot: string, since: Date, 
       }
     }
     indexed += rows.length;
-    await insertJsonRows(db, captureIndex, rows, "requestId");
+    await indexCaptures(db, rows);
   }
   if (torn + indexed > 0) log.warn("capture files the last process left unfinished", { torn, indexed });
 }

@@ -1,12 +1,7 @@
+import { listApiKeys } from "@gateway/db";
 import { z } from "zod";
 import { pathParam, type RouteTable } from "../route-registry.ts";
-import {
-  apiKeyCreated,
-  createApiKey,
-  listApiKeys,
-  publishNewApiKey,
-  revokeApiKey,
-} from "../services/api-keys.ts";
+import { apiKeyCreated, createApiKey, publishNewApiKey, revokeApiKey } from "../services/api-keys.ts";
 import { apiKeyCreatedSchema, apiKeyMetadata, apiKeyMetadataSchema } from "../services/serialize.ts";
 
 const createApiKeyRequest = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });

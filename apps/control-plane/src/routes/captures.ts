@@ -1,11 +1,17 @@
-import { captureIndex, workloads } from "@gateway/db";
-import { and, asc, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import {
+  type CaptureListScope,
+  type CapturePosition,
+  captureIndexPage,
+  findCaptureIndexRow,
+  findLiveProject,
+  findWorkload,
+  oldestCaptureUpload,
+} from "@gateway/db";
 import type { Context } from "hono";
 import { z } from "zod";
 import { notFound } from "../errors.ts";
 import { pathParam, type RouteTable } from "../route-registry.ts";
 import type { AppEnv } from "../services/context.ts";
-import { findLiveProject } from "../services/projects.ts";
 import { captureListItem, captureListItemSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
 
@@ -36,9 +42,7 @@ export function registerCaptures(t: RouteTable) {
     },
     async (c, { query }) => {
       const project = await liveProject(c);
-      return c.json(
-        await listPage(c, query, `captures:${project.id}`, eq(captureIndex.projectId, project.id)),
-      );
+      return c.json(await listPage(c, query, `captures:${project.id}`, { projectId: project.id }));
     },
   );
 
@@ -54,19 +58,12 @@ export function registerCaptures(t: RouteTable) {
       const project = await liveProject(c);
       const workloadId = pathParam(c, "workload_id");
       // A workload of another project (or org) is not found, rather than an empty listing.
-      const [workload] = await c
-        .get("services")
-        .db.select({ id: workloads.id })
-        .from(workloads)
-        .where(and(eq(workloads.projectId, project.id), eq(workloads.id, workloadId)));
+      const workload = await findWorkload(c.get("services").db, project.id, workloadId);
       if (!workload) throw notFound("Workload");
-      const scope = eq(captureIndex.workloadId, workloadId);
-      const page = await listPage(
-        c,
-        query,
-        `captures:${project.id}:${workloadId}`,
-        and(eq(captureIndex.projectId, project.id), scope)!,
-      );
+      const page = await listPage(c, query, `captures:${project.id}:${workloadId}`, {
+        projectId: project.id,
+        workloadId,
+      });
       return c.json({ ...page, scanned_through: await scannedThrough(c, project.id, page) });
     },
   );
@@ -81,12 +78,7 @@ export function registerCaptures(t: RouteTable) {
     async (c) => {
       const project = await liveProject(c);
       const { db, blobs } = c.get("services");
-      const [row] = await db
-        .select()
-        .from(captureIndex)
-        .where(
-          and(eq(captureIndex.projectId, project.id), eq(captureIndex.requestId, pathParam(c, "request_id"))),
-        );
+      const row = await findCaptureIndexRow(db, project.id, pathParam(c, "request_id"));
       const object = row ? await blobs.get(row.key) : undefined;
       if (!object) throw notFound("Capture");
       // The stored object is the envelope as one JSON line: serve its bytes as they are.
@@ -110,24 +102,20 @@ interface Page {
 }
 
 /** Newest first, keyset-paged on (uploaded_at, request_id); the cursor is bound to its scope. */
-async function listPage(c: Context<AppEnv>, query: ListQuery, scope: string, where: SQL): Promise<Page> {
+async function listPage(
+  c: Context<AppEnv>,
+  query: ListQuery,
+  scope: string,
+  of: CaptureListScope,
+): Promise<Page> {
   const { limit, cursor } = query;
   const { db, cursors } = c.get("services");
-  let after: SQL | undefined;
+  let after: CapturePosition | null = null;
   if (cursor) {
     const [uploaded, requestId] = cursors.decode(scope, cursor);
-    const at = new Date(String(uploaded));
-    after = or(
-      lt(captureIndex.uploadedAt, at),
-      and(eq(captureIndex.uploadedAt, at), lt(captureIndex.requestId, String(requestId))),
-    );
+    after = { uploadedAt: new Date(String(uploaded)), requestId: String(requestId) };
   }
-  const rows = await db
-    .select()
-    .from(captureIndex)
-    .where(after ? and(where, after) : where)
-    .orderBy(desc(captureIndex.uploadedAt), desc(captureIndex.requestId))
-    .limit(limit + 1);
+  const rows = await captureIndexPage(db, of, after, limit + 1);
   const truncated = rows.length > limit;
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -142,12 +130,6 @@ async function listPage(c: Context<AppEnv>, query: ListQuery, scope: string, whe
 async function scannedThrough(c: Context<AppEnv>, projectId: string, page: Page): Promise<string> {
   const last = page.captures.at(-1);
   if (page.truncated && last) return last.uploaded.slice(0, 10);
-  const [oldest] = await c
-    .get("services")
-    .db.select({ uploadedAt: captureIndex.uploadedAt })
-    .from(captureIndex)
-    .where(eq(captureIndex.projectId, projectId))
-    .orderBy(asc(captureIndex.uploadedAt))
-    .limit(1);
-  return (oldest?.uploadedAt ?? new Date()).toISOString().slice(0, 10);
+  const oldest = await oldestCaptureUpload(c.get("services").db, projectId);
+  return (oldest ?? new Date()).toISOString().slice(0, 10);
 }

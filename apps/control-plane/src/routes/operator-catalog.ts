@@ -1,16 +1,15 @@
 import { providerLabels, wireFormats } from "@gateway/contracts";
-import type { catalogDeployments, catalogModels } from "@gateway/db";
+import {
+  type CatalogDeploymentRow,
+  type CatalogModelRow,
+  catalogModelWithDeployments,
+  listCatalogDeployments,
+  listCatalogModels,
+} from "@gateway/db";
 import { z } from "zod";
 import { ApiError, notFound } from "../errors.ts";
 import { pathParam, type RouteTable } from "../route-registry.ts";
-import {
-  catalogModelId,
-  catalogModelInput,
-  catalogModelWithDeployments,
-  listCatalogModels,
-  listDeployments,
-  upsertCatalogModel,
-} from "../services/catalog.ts";
+import { catalogModelId, catalogModelInput, upsertCatalogModel } from "../services/catalog.ts";
 import { catalogModelItem, catalogModelItemSchema } from "../services/serialize.ts";
 
 const putCatalogModelRequest = catalogModelInput;
@@ -28,8 +27,8 @@ export const operatorCatalogModel = catalogModelItemSchema.extend({ deployments:
 const operatorModelListResponse = z.object({ models: z.array(operatorCatalogModel) });
 
 function operatorModel(
-  m: typeof catalogModels.$inferSelect,
-  deployments: (typeof catalogDeployments.$inferSelect)[],
+  m: CatalogModelRow,
+  deployments: CatalogDeploymentRow[],
 ): z.infer<typeof operatorCatalogModel> {
   return {
     ...catalogModelItem(m),
@@ -70,7 +69,7 @@ export function registerOperatorCatalog(t: RouteTable) {
       const { db } = c.get("services");
       const [models, deployments] = await Promise.all([
         listCatalogModels(db, { activeOnly: false }),
-        listDeployments(db),
+        listCatalogDeployments(db),
       ]);
       return c.json({
         models: models.map((m) =>

@@ -1,5 +1,4 @@
-import { orgs } from "@gateway/db";
-import { asc, gt } from "drizzle-orm";
+import { listOrgs } from "@gateway/db";
 import { z } from "zod";
 import type { RouteTable } from "../route-registry.ts";
 import { createOrg } from "../services/orgs.ts";
@@ -44,12 +43,7 @@ export function registerOperatorOrgs(t: RouteTable) {
     async (c, { query }) => {
       const { db, cursors } = c.get("services");
       const after = afterId(cursors, "orgs", query.cursor);
-      const rows = await db
-        .select()
-        .from(orgs)
-        .where(after ? gt(orgs.id, after) : undefined)
-        .orderBy(asc(orgs.id))
-        .limit(query.limit + 1);
+      const rows = await listOrgs(db, after, query.limit + 1);
       const page = pageOf(rows, query.limit, cursors, "orgs");
       return c.json({ orgs: page.items.map(orgObject), cursor: page.cursor });
     },

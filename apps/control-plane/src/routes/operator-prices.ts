@@ -1,7 +1,6 @@
 import { newId } from "@gateway/contracts";
-import { prices } from "@gateway/db";
+import { insertPrice, listPrices, type PriceRow } from "@gateway/db";
 import { enqueueReprice } from "@gateway/jobs";
-import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ApiError } from "../errors.ts";
 import type { RouteTable } from "../route-registry.ts";
@@ -51,7 +50,7 @@ const addPriceResponse = priceSchema.extend({
   }),
 });
 
-function priceObject(p: typeof prices.$inferSelect): z.infer<typeof priceSchema> {
+function priceObject(p: PriceRow): z.infer<typeof priceSchema> {
   return {
     id: p.id,
     model: p.model,
@@ -76,12 +75,7 @@ export function registerOperatorPrices(t: RouteTable) {
       responses: { 200: { description: "By model, then effective_from.", schema: priceListResponse } },
     },
     async (c, { query }) => {
-      const rows = await c
-        .get("services")
-        .db.select()
-        .from(prices)
-        .where(query.model ? eq(prices.model, query.model) : undefined)
-        .orderBy(asc(prices.model), asc(prices.effectiveFrom));
+      const rows = await listPrices(c.get("services").db, query.model);
       return c.json({ prices: rows.map(priceObject) });
     },
   );
@@ -101,21 +95,16 @@ export function registerOperatorPrices(t: RouteTable) {
       },
     },
     async (c, { body }) => {
-      const [row] = await c
-        .get("services")
-        .db.insert(prices)
-        .values({
-          id: newId("price"),
-          model: body.model,
-          effectiveFrom: body.effective_from ? new Date(body.effective_from) : new Date(),
-          inputUsdPerMtok: body.input_usd_per_mtok,
-          cacheWrite5mUsdPerMtok: body.cache_write_5m_usd_per_mtok,
-          cacheWrite1hUsdPerMtok: body.cache_write_1h_usd_per_mtok,
-          cacheReadUsdPerMtok: body.cache_read_usd_per_mtok,
-          outputUsdPerMtok: body.output_usd_per_mtok,
-        })
-        .onConflictDoNothing()
-        .returning();
+      const row = await insertPrice(c.get("services").db, {
+        id: newId("price"),
+        model: body.model,
+        effectiveFrom: body.effective_from ? new Date(body.effective_from) : new Date(),
+        inputUsdPerMtok: body.input_usd_per_mtok,
+        cacheWrite5mUsdPerMtok: body.cache_write_5m_usd_per_mtok,
+        cacheWrite1hUsdPerMtok: body.cache_write_1h_usd_per_mtok,
+        cacheReadUsdPerMtok: body.cache_read_usd_per_mtok,
+        outputUsdPerMtok: body.output_usd_per_mtok,
+      });
       if (!row) {
         throw new ApiError("conflict", `'${body.model}' already has a price effective from that instant.`);
       }

@@ -1,6 +1,6 @@
+import { listCatalogModels } from "@gateway/db";
 import { z } from "zod";
 import { pathParam, type RouteTable } from "../route-registry.ts";
-import { listCatalogModels } from "../services/catalog.ts";
 import { type RoutingInput, routingChanges } from "../services/routing.ts";
 import {
   catalogModelItem,

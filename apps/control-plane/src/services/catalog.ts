@@ -1,13 +1,11 @@
 import { readFile } from "node:fs/promises";
 import {
-  newId,
   providerLabels,
   upstreamCredentialEnvPattern,
   upstreamCredentialPrefix,
   wireFormats,
 } from "@gateway/contracts";
-import { catalogDeployments, catalogModels } from "@gateway/db";
-import { asc, eq } from "drizzle-orm";
+import { catalogModelWithDeployments, replaceCatalogModel } from "@gateway/db";
 import { z } from "zod";
 import type { Services } from "./context.ts";
 
@@ -58,81 +56,27 @@ const catalogFile = z.strictObject({
   models: z.array(catalogModelInput.extend({ id: catalogModelId })),
 });
 
-export function listCatalogModels(db: Services["db"], options: { activeOnly: boolean }) {
-  return db
-    .select()
-    .from(catalogModels)
-    .where(options.activeOnly ? eq(catalogModels.active, true) : undefined)
-    .orderBy(asc(catalogModels.createdAt), asc(catalogModels.id));
-}
-
-export function listDeployments(db: Services["db"]) {
-  return db
-    .select()
-    .from(catalogDeployments)
-    .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
-}
-
 /**
  * Creates or replaces a catalog model and its deployment set, then republishes the catalog to
  * the gateway's cache. A deployment that matches an existing one (same provider, format, URL
  * and upstream model) keeps its id, so re-loading the same file changes nothing.
  */
 export async function upsertCatalogModel(services: Services, id: string, input: CatalogModelInput) {
-  const created = await services.db.transaction(async (tx) => {
-    const [existing] = await tx.select().from(catalogModels).where(eq(catalogModels.id, id)).for("update");
-    if (existing) {
-      await tx
-        .update(catalogModels)
-        .set({ displayName: input.display_name, active: input.active })
-        .where(eq(catalogModels.id, id));
-    } else {
-      await tx.insert(catalogModels).values({ id, displayName: input.display_name, active: input.active });
-    }
-    const previous = await tx.select().from(catalogDeployments).where(eq(catalogDeployments.modelId, id));
-    await tx.delete(catalogDeployments).where(eq(catalogDeployments.modelId, id));
-    const identity = (d: {
-      providerLabel: string;
-      wireFormat: string;
-      baseUrl: string;
-      upstreamModel: string;
-    }) => [d.providerLabel, d.wireFormat, d.baseUrl, d.upstreamModel].join("\n");
-    const rows = input.deployments.map((d) => {
-      const values = {
-        modelId: id,
-        providerLabel: d.provider_label,
-        wireFormat: d.wire_format,
-        baseUrl: d.base_url,
-        upstreamModel: d.upstream_model,
-        credentialEnv: d.credential_env,
-        priority: d.priority,
-      };
-      const kept = previous.find((p) => identity(p) === identity(values));
-      return { ...values, id: kept?.id ?? newId("deployment") };
-    });
-    // Duplicate entries in one body would share a kept id: give every repeat a fresh one.
-    const seen = new Set<string>();
-    for (const row of rows) {
-      if (seen.has(row.id)) row.id = newId("deployment");
-      seen.add(row.id);
-    }
-    if (rows.length > 0) await tx.insert(catalogDeployments).values(rows);
-    return !existing;
+  const { created } = await replaceCatalogModel(services.db, id, {
+    displayName: input.display_name,
+    active: input.active,
+    deployments: input.deployments.map((d) => ({
+      providerLabel: d.provider_label,
+      wireFormat: d.wire_format,
+      baseUrl: d.base_url,
+      upstreamModel: d.upstream_model,
+      credentialEnv: d.credential_env,
+      priority: d.priority,
+    })),
   });
   await services.sync.catalog(services.db);
   const model = await catalogModelWithDeployments(services.db, id);
   return { created, model: model! };
-}
-
-export async function catalogModelWithDeployments(db: Services["db"], id: string) {
-  const [model] = await db.select().from(catalogModels).where(eq(catalogModels.id, id));
-  if (!model) return undefined;
-  const deployments = await db
-    .select()
-    .from(catalogDeployments)
-    .where(eq(catalogDeployments.modelId, id))
-    .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
-  return { model, deployments };
 }
 
 /** Loads `GATEWAY_CATALOG_FILE` at start through the same upsert the operator API uses. */

@@ -9,21 +9,19 @@ import type {
 import { configKeys } from "@gateway/cache";
 import { type Limits, type LimitsEntry, limitsEntry } from "@gateway/contracts";
 import {
-  apiKeys,
-  catalogDeployments,
-  catalogModels,
+  type ApiKeyRow,
+  type CatalogDeploymentRow,
+  type CatalogModelRow,
   type Db,
-  projects,
+  listAllLiveApiKeys,
+  listAllLiveProjects,
+  listCatalogDeployments,
+  listCatalogModels,
+  listWorkloadsOfLiveProjects,
+  type ProjectRow,
   readLimitsOf,
-  workloads,
+  type WorkloadRow,
 } from "@gateway/db";
-import { and, asc, eq, isNull } from "drizzle-orm";
-
-type ApiKeyRow = typeof apiKeys.$inferSelect;
-type ProjectRow = typeof projects.$inferSelect;
-type WorkloadRow = typeof workloads.$inferSelect;
-type ModelRow = typeof catalogModels.$inferSelect;
-type DeploymentRow = typeof catalogDeployments.$inferSelect;
 
 /** An entry with its scope's limits; a scope without any has no `limits` field at all. */
 function withLimits<T extends { limits?: LimitsEntry }>(entry: T, limits: Limits): T {
@@ -57,7 +55,7 @@ export function configSync(cache: ConfigCache) {
       limits,
     );
 
-  const deploymentEntry = (d: DeploymentRow): DeploymentEntry => ({
+  const deploymentEntry = (d: CatalogDeploymentRow): DeploymentEntry => ({
     id: d.id,
     providerLabel: d.providerLabel,
     wireFormat: d.wireFormat,
@@ -103,7 +101,7 @@ export function configSync(cache: ConfigCache) {
      * A catalog model with its deployments, lowest priority first. Inactive models stay in the
      * cache with `active: false`, so the gateway can tell "switched off" from "unknown".
      */
-    async catalogModel(m: ModelRow, deployments: DeploymentRow[]) {
+    async catalogModel(m: CatalogModelRow, deployments: CatalogDeploymentRow[]) {
       const entry: CatalogModelEntry = {
         id: m.id,
         displayName: m.displayName,
@@ -117,11 +115,8 @@ export function configSync(cache: ConfigCache) {
     },
     /** Republishes the whole catalog (every model, then the index of all ids, oldest first). */
     async catalog(db: Db) {
-      const models = await db
-        .select()
-        .from(catalogModels)
-        .orderBy(asc(catalogModels.createdAt), asc(catalogModels.id));
-      const deployments = await db.select().from(catalogDeployments);
+      const models = await listCatalogModels(db, { activeOnly: false });
+      const deployments = await listCatalogDeployments(db);
       for (const m of models) {
         await sync.catalogModel(
           m,
@@ -153,30 +148,27 @@ export function configSync(cache: ConfigCache) {
         },
       };
       const live = configSync(recording);
-      const keys = await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt));
+      const keys = await listAllLiveApiKeys(db);
       const keyLimits = await readLimitsOf(
         db,
         "api_key",
         keys.map((k) => k.id),
       );
       for (const k of keys) await live.apiKey(k, keyLimits(k.id));
-      const liveProjects = await db.select().from(projects).where(isNull(projects.deletedAt));
+      const liveProjects = await listAllLiveProjects(db);
       const projectLimits = await readLimitsOf(
         db,
         "project",
         liveProjects.map((p) => p.id),
       );
       for (const p of liveProjects) await live.project(p, projectLimits(p.id));
-      const rows = await db
-        .select({ w: workloads })
-        .from(workloads)
-        .innerJoin(projects, and(eq(projects.id, workloads.projectId), isNull(projects.deletedAt)));
+      const liveWorkloads = await listWorkloadsOfLiveProjects(db);
       const workloadLimits = await readLimitsOf(
         db,
         "workload",
-        rows.map(({ w }) => w.id),
+        liveWorkloads.map((w) => w.id),
       );
-      for (const { w } of rows) await live.workload(w, workloadLimits(w.id));
+      for (const w of liveWorkloads) await live.workload(w, workloadLimits(w.id));
       await live.catalog(db);
       for (const key of before) if (!written.has(key)) await cache.delete(key);
     },

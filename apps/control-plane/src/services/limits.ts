@@ -1,14 +1,13 @@
 import type { Limits, LimitsUpdate } from "@gateway/contracts";
 import {
-  apiKeys,
   type Db,
+  findLiveApiKey,
+  findLiveProject,
+  findWorkload,
   type LimitsTarget,
-  projects,
   readLimits,
-  workloads,
   writeLimits,
 } from "@gateway/db";
-import { and, eq, isNull } from "drizzle-orm";
 import { notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
 import { scopeLimitsObject } from "./serialize.ts";
@@ -31,11 +30,7 @@ export type FindLimitsHolder = (db: Db, lock: boolean) => Promise<LimitsHolder>;
 /** A live key of the org (a revoked one is not found). */
 export function apiKeyHolder(services: Services, orgId: string, keyId: string): FindLimitsHolder {
   return async (db, lock) => {
-    const query = db
-      .select()
-      .from(apiKeys)
-      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt)));
-    const [row] = await (lock ? query.for("update") : query);
+    const row = await findLiveApiKey(db, orgId, keyId, { lock });
     if (!row) throw notFound("API key");
     return {
       target: { scope: "api_key", scopeId: row.id, orgId },
@@ -47,11 +42,7 @@ export function apiKeyHolder(services: Services, orgId: string, keyId: string): 
 /** A live project of the org by its `proj_` id. */
 export function projectHolder(services: Services, orgId: string, projectId: string): FindLimitsHolder {
   return async (db, lock) => {
-    const query = db
-      .select()
-      .from(projects)
-      .where(and(eq(projects.id, projectId), eq(projects.orgId, orgId), isNull(projects.deletedAt)));
-    const [row] = await (lock ? query.for("update") : query);
+    const row = await findLiveProject(db, orgId, projectId, { lock });
     if (!row) throw notFound("Project");
     return {
       target: { scope: "project", scopeId: row.id, orgId },
@@ -69,11 +60,7 @@ export function workloadHolder(
 ): FindLimitsHolder {
   return async (db, lock) => {
     const liveId = await liveProjectId(db, orgId, projectId);
-    const query = db
-      .select()
-      .from(workloads)
-      .where(and(eq(workloads.id, workloadId), eq(workloads.projectId, liveId)));
-    const [row] = await (lock ? query.for("update") : query);
+    const row = await findWorkload(db, liveId, workloadId, { lock });
     if (!row) throw notFound("Workload");
     return {
       target: { scope: "workload", scopeId: row.id, orgId },

@@ -1,5 +1,5 @@
 import { newId } from "@gateway/contracts";
-import { orgs } from "@gateway/db";
+import { anyOrgExists, insertOrg } from "@gateway/db";
 import { apiKeyCreated, createApiKey, publishNewApiKey } from "./api-keys.ts";
 import type { Services } from "./context.ts";
 import { ensureDefaultProject } from "./projects.ts";
@@ -8,12 +8,9 @@ import { orgObject, projectObject } from "./serialize.ts";
 /** A new org with a starter key and its default project, so its first gateway call resolves. */
 export async function createOrg(services: Services, name: string) {
   const { org, key } = await services.db.transaction(async (tx) => {
-    const [org] = await tx
-      .insert(orgs)
-      .values({ id: newId("org"), name })
-      .returning();
-    const key = await createApiKey(tx, org!.id, "starter");
-    return { org: org!, key };
+    const org = await insertOrg(tx, { id: newId("org"), name });
+    const key = await createApiKey(tx, org.id, "starter");
+    return { org, key };
   });
   await publishNewApiKey(services, key.row);
   const project = await ensureDefaultProject(services, org.id);
@@ -29,8 +26,7 @@ export async function createOrg(services: Services, name: string) {
  * Null when any org exists. Callers that may start side by side run it under `exclusive`.
  */
 export async function ensureFirstOrg(services: Services): Promise<{ orgId: string; apiKey: string } | null> {
-  const [anyOrg] = await services.db.select({ id: orgs.id }).from(orgs).limit(1);
-  if (anyOrg) return null;
+  if (await anyOrgExists(services.db)) return null;
   const created = await createOrg(services, "default");
   return { orgId: created.org.id, apiKey: created.api_key.value };
 }

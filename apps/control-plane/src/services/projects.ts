@@ -1,20 +1,39 @@
 import { newId, noLimits } from "@gateway/contracts";
-import { projects, readLimits, workloads } from "@gateway/db";
-import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import {
+  type Db,
+  findLiveDefaultProject,
+  findLiveProjectBySlug,
+  insertProjectWithDefaultWorkload,
+  listLiveProjects,
+  listProjectWorkloads,
+  type ProjectRow,
+  readLimits,
+  renameLiveProject,
+  softDeleteLiveProject,
+  type WorkloadRow,
+} from "@gateway/db";
 import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
-
-type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
 
 const defaultProjectSlug = "default";
 const defaultWorkloadName = "main";
 
-type ProjectRow = typeof projects.$inferSelect;
+/** A new project of the org with its main (default) workload; null when a unique index refuses it. */
+function insertProject(
+  services: Services,
+  project: { orgId: string; slug: string; name: string; isDefault: boolean },
+) {
+  return insertProjectWithDefaultWorkload(
+    services.db,
+    { id: newId("project"), ...project },
+    { id: newId("workload"), name: defaultWorkloadName },
+  );
+}
 
 /** Publishes a project just created with its main workload: new ids, so neither has limits yet. */
 async function publishNewProject(
   services: Services,
-  created: { project: ProjectRow; workload: typeof workloads.$inferSelect },
+  created: { project: ProjectRow; workload: WorkloadRow },
 ) {
   await services.sync.project(created.project, noLimits());
   await services.sync.workload(created.workload, noLimits());
@@ -32,40 +51,19 @@ export async function createProject(services: Services, orgId: string, slug: str
       `The slug '${defaultProjectSlug}' is reserved for the default project; use POST /projects/default.`,
     );
   }
-  const created = await services.db.transaction(async (tx) => {
-    const [project] = await tx
-      .insert(projects)
-      .values({ id: newId("project"), orgId, slug, name })
-      .onConflictDoNothing()
-      .returning();
-    if (!project) return null;
-    const [workload] = await tx
-      .insert(workloads)
-      .values({ id: newId("workload"), projectId: project.id, name: defaultWorkloadName, isDefault: true })
-      .returning();
-    return { project, workload: workload! };
-  });
+  const created = await insertProject(services, { orgId, slug, name, isDefault: false });
   if (!created) throw new ApiError("conflict", `A live project already has the slug '${slug}'.`);
   await publishNewProject(services, created);
   return created.project;
 }
 
-/** One page of the org's live projects, oldest first. */
-export async function listProjects(db: Services["db"], orgId: string, afterId: string | null, limit: number) {
-  const live = and(eq(projects.orgId, orgId), isNull(projects.deletedAt));
-  return db
-    .select()
-    .from(projects)
-    .where(afterId ? and(live, gt(projects.id, afterId)) : live)
-    .orderBy(asc(projects.id))
-    .limit(limit + 1);
+/** One page of the org's live projects, oldest first, with one row more when another page follows. */
+export function listProjects(db: Db, orgId: string, afterId: string | null, limit: number) {
+  return listLiveProjects(db, orgId, afterId, limit + 1);
 }
 
-export async function findProjectBySlug(db: Services["db"], orgId: string, slug: string) {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)));
+export async function findProjectBySlug(db: Db, orgId: string, slug: string) {
+  const row = await findLiveProjectBySlug(db, orgId, slug);
   if (!row) throw notFound("Project");
   return row;
 }
@@ -75,11 +73,7 @@ export async function renameProject(services: Services, orgId: string, slug: str
   // Published inside the transaction, under the row lock the update holds, so a concurrent
   // delete cannot be overtaken in the cache by this rename.
   return services.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(projects)
-      .set({ name })
-      .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
-      .returning();
+    const row = await renameLiveProject(tx, orgId, slug, name);
     if (!row) throw notFound("Project");
     await services.sync.project(row, (await readLimits(tx, "project", row.id)).limits);
     return row;
@@ -92,15 +86,10 @@ export async function renameProject(services: Services, orgId: string, slug: str
  */
 export async function deleteProject(services: Services, orgId: string, slug: string): Promise<ProjectRow> {
   return services.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(projects)
-      .set({ deletedAt: new Date() })
-      .where(and(eq(projects.orgId, orgId), eq(projects.slug, slug), isNull(projects.deletedAt)))
-      .returning();
+    const row = await softDeleteLiveProject(tx, orgId, slug);
     if (!row) throw notFound("Project");
     await services.sync.removeProject(row);
-    const rows = await tx.select().from(workloads).where(eq(workloads.projectId, row.id));
-    await services.sync.deletedProjectWorkloads(row.id, rows);
+    await services.sync.deletedProjectWorkloads(row.id, await listProjectWorkloads(tx, row.id));
     return row;
   });
 }
@@ -110,43 +99,30 @@ export async function deleteProject(services: Services, orgId: string, slug: str
  * also under concurrent calls: the partial unique index allows one live default per org.
  */
 export async function ensureDefaultProject(services: Services, orgId: string) {
-  const existing = await findDefaultProject(services.db, orgId);
+  const existing = await findLiveDefaultProject(services.db, orgId);
   if (existing) return existing;
+  // No project back means a unique index refused it: another request won the race (its default
+  // is returned below), or a project that is not the default holds the slug (one stored before
+  // createProject reserved it). A failure is answered the same way, as the default may exist all
+  // the same (when publishing failed after the commit).
+  let failure: unknown = new Error(
+    `The slug '${defaultProjectSlug}' is taken by a project that is not the default`,
+  );
   try {
-    const created = await services.db.transaction(async (tx) => {
-      const [project] = await tx
-        .insert(projects)
-        .values({ id: newId("project"), orgId, slug: defaultProjectSlug, name: "Default", isDefault: true })
-        .returning();
-      const [workload] = await tx
-        .insert(workloads)
-        .values({ id: newId("workload"), projectId: project!.id, name: defaultWorkloadName, isDefault: true })
-        .returning();
-      return { project: project!, workload: workload! };
+    const created = await insertProject(services, {
+      orgId,
+      slug: defaultProjectSlug,
+      name: "Default",
+      isDefault: true,
     });
-    await publishNewProject(services, created);
-    return created.project;
+    if (created) {
+      await publishNewProject(services, created);
+      return created.project;
+    }
   } catch (error) {
-    // Lost a race with another request (or the slug "default" is taken by a non-default project).
-    const winner = await findDefaultProject(services.db, orgId);
-    if (winner) return winner;
-    throw error;
+    failure = error;
   }
-}
-
-async function findDefaultProject(db: Services["db"] | Tx, orgId: string) {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.orgId, orgId), eq(projects.isDefault, true), isNull(projects.deletedAt)));
-  return row;
-}
-
-/** A live project of the org by its `proj_` id. */
-export async function findLiveProject(db: Services["db"], orgId: string, projectId: string) {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.orgId, orgId), eq(projects.id, projectId), isNull(projects.deletedAt)));
-  return row;
+  const winner = await findLiveDefaultProject(services.db, orgId);
+  if (winner) return winner;
+  throw failure;
 }

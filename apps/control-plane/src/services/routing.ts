@@ -1,10 +1,5 @@
-import { catalogModels } from "@gateway/db";
-import { and, eq } from "drizzle-orm";
+import { type Db, isActiveCatalogModel, type WorkloadChanges, type WorkloadRow } from "@gateway/db";
 import { ApiError } from "../errors.ts";
-import type { Services } from "./context.ts";
-import type { WorkloadChanges, WorkloadRow } from "./workloads.ts";
-
-type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
 
 /** The admin surface's routing fields; `model_id` is tri-state: absent, null (clear), or an id. */
 export interface RoutingInput {
@@ -25,7 +20,7 @@ export interface RoutingInput {
  * - a dial alone on a passthrough workload has nothing to act on (409).
  */
 export async function routingChanges(
-  tx: Tx,
+  tx: Db,
   current: WorkloadRow,
   input: RoutingInput,
 ): Promise<WorkloadChanges> {
@@ -60,18 +55,14 @@ export async function routingChanges(
     return { ...changes, routeModelId: null, routeTrafficPct: 0 };
   }
 
-  const [model] = await tx
-    .select({ id: catalogModels.id })
-    .from(catalogModels)
-    .where(and(eq(catalogModels.id, input.model_id), eq(catalogModels.active, true)));
-  if (!model) {
+  if (!(await isActiveCatalogModel(tx, input.model_id))) {
     throw new ApiError("unprocessable", `model_id: '${input.model_id}' is not an active catalog model.`, {
       issues: [{ field: "model_id", message: "unknown catalog model" }],
     });
   }
   return {
     ...changes,
-    routeModelId: model.id,
+    routeModelId: input.model_id,
     routeTrafficPct:
       input.route_traffic_pct ?? (current.routeModelId === null ? 100 : current.routeTrafficPct),
     captureEnabled: input.capture_enabled ?? true,

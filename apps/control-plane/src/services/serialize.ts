@@ -1,13 +1,13 @@
 import { limitScopes, limitsSchema } from "@gateway/contracts";
 import type {
-  apiKeys,
-  captureIndex,
-  catalogModels,
+  ApiKeyRow,
+  CaptureIndexRow,
+  CatalogModelRow,
   LimitsTarget,
-  orgs,
-  projects,
+  OrgRow,
+  ProjectRow,
   ScopeLimits,
-  workloads,
+  WorkloadRow,
 } from "@gateway/db";
 import { z } from "zod";
 
@@ -29,7 +29,7 @@ export const apiKeyMetadataSchema = z.object({
     .meta({ description: "Null until the key is first used on the gateway." }),
 });
 
-export function apiKeyMetadata(k: typeof apiKeys.$inferSelect): z.infer<typeof apiKeyMetadataSchema> {
+export function apiKeyMetadata(k: ApiKeyRow): z.infer<typeof apiKeyMetadataSchema> {
   return {
     id: k.id,
     name: k.name,
@@ -61,7 +61,7 @@ export const projectSchema = z.object({
   deleted_at: timestamp.nullable(),
 });
 
-export function projectObject(p: typeof projects.$inferSelect): z.infer<typeof projectSchema> {
+export function projectObject(p: ProjectRow): z.infer<typeof projectSchema> {
   return {
     id: p.id,
     org_id: p.orgId,
@@ -85,7 +85,7 @@ export const workloadSchema = z.object({
   created_at: timestamp,
 });
 
-export function workloadObject(w: typeof workloads.$inferSelect): z.infer<typeof workloadSchema> {
+export function workloadObject(w: WorkloadRow): z.infer<typeof workloadSchema> {
   return {
     id: w.id,
     project_id: w.projectId,
@@ -108,9 +108,7 @@ export const captureListItemSchema = z.object({
   idp_api_key_id: z.string(),
 });
 
-export function captureListItem(
-  row: typeof captureIndex.$inferSelect,
-): z.infer<typeof captureListItemSchema> {
+export function captureListItem(row: CaptureIndexRow): z.infer<typeof captureListItemSchema> {
   return {
     key: row.key,
     request_id: row.requestId,
@@ -123,7 +121,7 @@ export function captureListItem(
 
 export const orgSchema = z.object({ id: z.string(), name: z.string(), created_at: timestamp });
 
-export function orgObject(o: typeof orgs.$inferSelect): z.infer<typeof orgSchema> {
+export function orgObject(o: OrgRow): z.infer<typeof orgSchema> {
   return { id: o.id, name: o.name, created_at: o.createdAt.toISOString() };
 }
 
@@ -135,9 +133,7 @@ export const catalogModelItemSchema = z.object({
   created_at: timestamp,
 });
 
-export function catalogModelItem(
-  m: typeof catalogModels.$inferSelect,
-): z.infer<typeof catalogModelItemSchema> {
+export function catalogModelItem(m: CatalogModelRow): z.infer<typeof catalogModelItemSchema> {
   return { id: m.id, display_name: m.displayName, active: m.active, created_at: m.createdAt.toISOString() };
 }
 

@@ -1,19 +1,23 @@
 import { newId, noLimits } from "@gateway/contracts";
-import { readLimits, workloads } from "@gateway/db";
-import { and, asc, eq } from "drizzle-orm";
+import {
+  type Db,
+  deleteWorkloadById,
+  findLiveProject,
+  findWorkload,
+  insertWorkload,
+  isUniqueViolation,
+  listProjectWorkloads,
+  readLimits,
+  type WorkloadChanges,
+  type WorkloadRow,
+  workloadNameTaken,
+  writeWorkloadChanges,
+} from "@gateway/db";
 import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
-import { findLiveProject } from "./projects.ts";
-
-export type WorkloadRow = typeof workloads.$inferSelect;
-type Tx = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
-/** Column changes a PATCH or PUT computes from the row as it is (inside the row lock). */
-export type WorkloadChanges = Partial<
-  Pick<WorkloadRow, "name" | "captureEnabled" | "captureSampleRate" | "routeModelId" | "routeTrafficPct">
->;
 
 /** The id of a live project of the org; 404 otherwise. */
-export async function liveProjectId(db: Services["db"], orgId: string, projectId: string) {
+export async function liveProjectId(db: Db, orgId: string, projectId: string) {
   const project = await findLiveProject(db, orgId, projectId);
   if (!project) throw notFound("Project");
   return project.id;
@@ -22,21 +26,8 @@ export async function liveProjectId(db: Services["db"], orgId: string, projectId
 const duplicateName = (name: string) =>
   new ApiError("conflict", `A workload named '${name}' already exists in this project.`);
 
-/** Postgres and PGlite both report a unique violation as SQLSTATE 23505 (drizzle wraps it in `cause`). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Object; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
-
-export async function listWorkloads(db: Services["db"], orgId: string, projectId: string) {
-  const id = await liveProjectId(db, orgId, projectId);
-  return db
-    .select()
-    .from(workloads)
-    .where(eq(workloads.projectId, id))
-    .orderBy(asc(workloads.createdAt), asc(workloads.id));
+export async function listWorkloads(db: Db, orgId: string, projectId: string) {
+  return listProjectWorkloads(db, await liveProjectId(db, orgId, projectId));
 }
 
 export async function createWorkload(
@@ -46,11 +37,12 @@ export async function createWorkload(
   input: { name: string; captureEnabled: boolean },
 ) {
   const id = await liveProjectId(services.db, orgId, projectId);
-  const [row] = await services.db
-    .insert(workloads)
-    .values({ id: newId("workload"), projectId: id, name: input.name, captureEnabled: input.captureEnabled })
-    .onConflictDoNothing()
-    .returning();
+  const row = await insertWorkload(services.db, {
+    id: newId("workload"),
+    projectId: id,
+    name: input.name,
+    captureEnabled: input.captureEnabled,
+  });
   if (!row) throw duplicateName(input.name);
   // a new id: no limits yet
   await services.sync.workload(row, noLimits());
@@ -66,38 +58,26 @@ export async function updateWorkload(
   orgId: string,
   projectId: string,
   workloadId: string,
-  compute: (current: WorkloadRow, tx: Tx) => Promise<WorkloadChanges> | WorkloadChanges,
+  compute: (current: WorkloadRow, tx: Db) => Promise<WorkloadChanges> | WorkloadChanges,
 ) {
   const id = await liveProjectId(services.db, orgId, projectId);
   let after: WorkloadRow;
   try {
     after = await services.db.transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(workloads)
-        .where(and(eq(workloads.id, workloadId), eq(workloads.projectId, id)))
-        .for("update");
+      const before = await findWorkload(tx, id, workloadId, { lock: true });
       if (!before) throw notFound("Workload");
       const changes = await compute(before, tx);
       if (changes.name !== undefined && changes.name !== before.name) {
-        const [taken] = await tx
-          .select({ id: workloads.id })
-          .from(workloads)
-          .where(and(eq(workloads.projectId, id), eq(workloads.name, changes.name)));
-        if (taken) throw duplicateName(changes.name);
+        if (await workloadNameTaken(tx, id, changes.name)) throw duplicateName(changes.name);
       }
-      const [updated] = await tx
-        .update(workloads)
-        .set({ ...changes, updatedAt: new Date() })
-        .where(eq(workloads.id, before.id))
-        .returning();
+      const updated = await writeWorkloadChanges(tx, before.id, changes);
       // Published while the row lock is held, so that concurrent changes to this workload reach
       // the gateway's cache in the order they commit. The new name goes out before the old one
       // is dropped, so the workload never vanishes in between. Its limits are read under the same
       // lock, which a change of the limits takes too, so the entry keeps them.
-      await services.sync.workload(updated!, (await readLimits(tx, "workload", updated!.id)).limits);
-      if (before.name !== updated!.name) await services.sync.removeWorkload(before);
-      return updated!;
+      await services.sync.workload(updated, (await readLimits(tx, "workload", updated.id)).limits);
+      if (before.name !== updated.name) await services.sync.removeWorkload(before);
+      return updated;
     });
   } catch (error) {
     // A concurrent rename won the name between our check and our update.
@@ -117,11 +97,7 @@ export async function deleteWorkload(
   const id = await liveProjectId(services.db, orgId, projectId);
   await services.db.transaction(async (tx) => {
     // Locked, so a rename cannot commit between reading the name and dropping its cache entry.
-    const [row] = await tx
-      .select()
-      .from(workloads)
-      .where(and(eq(workloads.id, workloadId), eq(workloads.projectId, id)))
-      .for("update");
+    const row = await findWorkload(tx, id, workloadId, { lock: true });
     if (!row) throw notFound("Workload");
     if (row.isDefault) {
       throw new ApiError(
@@ -129,7 +105,7 @@ export async function deleteWorkload(
         "The default workload cannot be deleted; every project keeps exactly one.",
       );
     }
-    await tx.delete(workloads).where(eq(workloads.id, row.id));
+    await deleteWorkloadById(tx, row.id);
     await services.sync.removeWorkload(row);
   });
 }

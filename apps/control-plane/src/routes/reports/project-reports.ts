@@ -1,4 +1,5 @@
 import {
+  findLiveProject,
   providerHealth,
   routingStatus,
   type UsageGroupKey,
@@ -11,7 +12,6 @@ import { z } from "zod";
 import { notFound } from "../../errors.ts";
 import type { RouteTable } from "../../route-registry.ts";
 import type { AppEnv } from "../../services/context.ts";
-import { findLiveProject } from "../../services/projects.ts";
 import { windowBounds, windowParam } from "../../services/report-window.ts";
 import { compactLines } from "./compact-lines.ts";
 import {
