@@ -4,7 +4,7 @@ import { enqueueReprice } from "@gateway/jobs";
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { ApiError } from "../errors.ts";
-import type { RouteTable } from "../route-registry.ts";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 
 /** Exact decimals as strings: prices are money and must not pass through a binary float. */
 const usdPerMtok = z
@@ -66,41 +66,40 @@ function priceObject(p: typeof prices.$inferSelect): z.infer<typeof priceSchema>
 }
 
 /** /operator/v1/prices: append-only; a newer `effective_from` supersedes, rows are never edited. */
-export function registerOperatorPrices(t: RouteTable) {
-  t.add(
-    {
+export function registerOperatorPrices(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/prices",
       summary: "List price rows",
-      query: listPricesQuery,
-      responses: { 200: { description: "By model, then effective_from.", schema: priceListResponse } },
-    },
-    async (c, { query }) => {
+      request: { query: listPricesQuery },
+      responses: { 200: json("By model, then effective_from.", priceListResponse) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
       const rows = await c
         .get("services")
         .db.select()
         .from(prices)
         .where(query.model ? eq(prices.model, query.model) : undefined)
         .orderBy(asc(prices.model), asc(prices.effectiveFrom));
-      return c.json({ prices: rows.map(priceObject) });
+      return c.json({ prices: rows.map(priceObject) }, 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "post",
       path: "/prices",
       summary: "Add a price row",
-      body: addPriceRequest,
+      request: { body: jsonBody(addPriceRequest) },
       responses: {
-        201: {
-          description: "The new row; re-pricing of the model's calls is queued.",
-          schema: addPriceResponse,
-        },
+        201: json("The new row; re-pricing of the model's calls is queued.", addPriceResponse),
         409: { description: "The model already has a price starting at that instant." },
       },
-    },
-    async (c, { body }) => {
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
       const [row] = await c
         .get("services")
         .db.insert(prices)
