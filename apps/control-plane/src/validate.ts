@@ -53,13 +53,16 @@ export function validationHook(result: { success: true } | { success: false; err
  * coercion would take or mangle), then 1 to 100.
  */
 function pageLimit(defaultLimit: number) {
-  return z
-    .string()
-    .regex(/^[0-9]{1,4}$/, "Expected a whole number from 1 to 100")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(100))
-    .default(defaultLimit)
-    .meta({ description: `Page size, 1 to 100 (default ${defaultLimit}).` });
+  return (
+    z
+      .string()
+      .regex(/^[0-9]{1,4}$/, "Expected a whole number from 1 to 100")
+      // the default as the query string would carry it, so the document states a string default
+      .default(String(defaultLimit))
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(100))
+      .meta({ description: `Page size, 1 to 100 (default ${defaultLimit}).` })
+  );
 }
 
 /** `limit` and the opaque `cursor` of the previous page's answer. */
