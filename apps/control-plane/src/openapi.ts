@@ -22,8 +22,8 @@ export type RouteApp = OpenAPIHono<AppEnv>;
 
 /** The one error body (registered as `#/components/schemas/Error`). */
 const errorSchema = z
-  .object({
-    error: z.object({
+  .strictObject({
+    error: z.strictObject({
       code: z.enum(Object.keys(controlPlaneErrorStatus) as [string, ...string[]]),
       message: z.string().meta({ description: "What went wrong, naming the offending field for a 400." }),
       details: z

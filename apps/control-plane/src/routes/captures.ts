@@ -14,7 +14,7 @@ import { projectPath, workloadPath } from "./path-params.ts";
 const listCapturesQuery = pageQuery(25);
 type ListQuery = z.output<typeof listCapturesQuery>;
 
-const captureListResponse = z.object({
+const captureListResponse = z.strictObject({
   captures: z.array(captureListItemSchema),
   truncated: z.boolean().meta({ description: "True when more rows exist past this page." }),
   cursor: z.string().nullable().meta({ description: "Pass back as `cursor`; null when not truncated." }),

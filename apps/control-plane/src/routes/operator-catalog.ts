@@ -15,7 +15,7 @@ import { catalogModelItem, catalogModelItemSchema } from "../services/serialize.
 
 const putCatalogModelRequest = catalogModelInput;
 
-const deploymentSchema = z.object({
+const deploymentSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `dep_`." }),
   provider_label: z.enum(providerLabels),
   wire_format: z.enum(wireFormats),
@@ -25,7 +25,7 @@ const deploymentSchema = z.object({
   priority: z.int(),
 });
 export const operatorCatalogModel = catalogModelItemSchema.extend({ deployments: z.array(deploymentSchema) });
-const operatorModelListResponse = z.object({ models: z.array(operatorCatalogModel) });
+const operatorModelListResponse = z.strictObject({ models: z.array(operatorCatalogModel) });
 
 function operatorModel(
   m: typeof catalogModels.$inferSelect,

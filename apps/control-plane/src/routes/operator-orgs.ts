@@ -10,13 +10,13 @@ import { pageQuery } from "../validate.ts";
 
 const createOrgRequest = z.strictObject({ name: z.string().trim().min(1).max(200) });
 const listOrgsQuery = pageQuery(20);
-const orgCreatedResponse = z.object({
+const orgCreatedResponse = z.strictObject({
   org: orgSchema,
   api_key: apiKeyCreatedSchema,
   default_project: projectSchema,
 });
 const orgCreate: IdempotentCreate = { secrets: ["api_key.value"] };
-const orgListResponse = z.object({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
+const orgListResponse = z.strictObject({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
 
 /** /operator/v1/orgs */
 export function registerOperatorOrgs(app: RouteApp, site: RouteSite) {

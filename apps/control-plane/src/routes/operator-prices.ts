@@ -23,6 +23,8 @@ const addPriceRequest = z.strictObject({
     .optional()
     .meta({
       description: "When the price starts to apply, from 2000-01-01T00:00:00Z to year 9999; default now.",
+      // stated here: the generator drops the date-time format of a string with a second pattern
+      format: "date-time",
     }),
   input_usd_per_mtok: usdPerMtok,
   cache_write_5m_usd_per_mtok: usdPerMtok,
@@ -32,7 +34,7 @@ const addPriceRequest = z.strictObject({
 });
 const listPricesQuery = z.strictObject({ model: z.string().min(1).max(200).optional() });
 
-export const priceSchema = z.object({
+export const priceSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `price_`." }),
   model: z.string(),
   effective_from: z.iso.datetime(),
@@ -43,7 +45,7 @@ export const priceSchema = z.object({
   output_usd_per_mtok: z.string(),
   created_at: z.iso.datetime(),
 });
-const priceListResponse = z.object({ prices: z.array(priceSchema) });
+const priceListResponse = z.strictObject({ prices: z.array(priceSchema) });
 const addPriceResponse = priceSchema.extend({
   repricing: z.literal("queued").meta({
     description:

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineRoute, json, type RouteApp, type RouteSite } from "../openapi.ts";
 
 const probeAnswer = (states: [string, ...string[]]) =>
-  z.object({ status: z.enum(states) }).meta({ description: "What the probe found." });
+  z.strictObject({ status: z.enum(states) }).meta({ description: "What the probe found." });
 
 /** GET /livez and GET /readyz: public, for load balancers and orchestrators. */
 export function registerProbes(app: RouteApp, site: RouteSite) {
