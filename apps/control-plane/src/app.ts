@@ -1,10 +1,11 @@
 import { type Metrics, newId } from "@gateway/contracts";
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
 import { ApiError, errorResponse, loggableError } from "./errors.ts";
+import type { RouteApp, RouteSite } from "./openapi.ts";
 import { requestMetrics } from "./request-metrics.ts";
-import { type RegisteredRoute, routeRegistry } from "./route-registry.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
 import { registerLimits } from "./routes/limits.ts";
@@ -18,30 +19,34 @@ import { registerReports } from "./routes/reports/index.ts";
 import { registerRouting } from "./routes/routing.ts";
 import { registerWorkloads } from "./routes/workloads.ts";
 import type { AppEnv, Services } from "./services/context.ts";
-import { refuseNulInUrl } from "./validate.ts";
+import { refuseNulInUrl, validationHook } from "./validate.ts";
 
 /** Control-plane bodies are small JSON documents; anything bigger is refused unread. */
 const maxBodyBytes = 1024 * 1024;
 
 const surfaces = {
-  operator: "/operator/v1",
-  admin: "/admin/v1/orgs/:org_id",
-  customer: "/customer/v1/orgs/:org_id/projects/:project_id",
-} as const;
+  public: { prefix: "", security: null },
+  operator: { prefix: "/operator/v1", security: "operator" },
+  admin: { prefix: "/admin/v1/orgs/:org_id", security: "orgKey" },
+  customer: { prefix: "/customer/v1/orgs/:org_id/projects/:project_id", security: "orgKey" },
+} as const satisfies Record<string, Omit<RouteSite, "tag">>;
+
+const at = (surface: keyof typeof surfaces, tag: string): RouteSite => ({ ...surfaces[surface], tag });
+
+/** A surface's sub-app: its credential checked first, then its routes' validation. */
+function surfaceApp(auth: MiddlewareHandler<AppEnv>): RouteApp {
+  const sub = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  sub.use(auth);
+  return sub;
+}
 
 /**
  * The control plane's HTTP surfaces: operator, admin, customer, and the public reference. Every
- * route is mounted through the registry, which is also what `/openapi.json` and `/docs` show.
+ * route is an `app.openapi` route, so what `/openapi.json` and `/docs` show is generated from the
+ * same definitions that validate its input and type its answers.
  */
-export function createControlPlane(
-  services: Services,
-  metrics?: Metrics | null,
-): {
-  app: Hono<AppEnv>;
-  routes: readonly RegisteredRoute[];
-} {
-  const registry = routeRegistry();
-  const app = new Hono<AppEnv>();
+export function createControlPlaneApp(services: Services, metrics?: Metrics | null): RouteApp {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // every answer names its request, so a dashboard's report of a failure finds its log line
   app.use(async (c, next) => {
     const requestId = newId("controlPlaneRequest");
@@ -64,30 +69,27 @@ export function createControlPlane(
     }),
   );
 
-  registerReference(registry.table(app, "", null, "Reference"), registry.routes);
-  registerProbes(registry.table(app, "", null, "Probes"));
+  registerReference(app, at("public", "Reference"));
+  registerProbes(app, at("public", "Probes"));
 
-  const operator = new Hono<AppEnv>();
-  operator.use(requireOperator);
-  registerOperatorOrgs(registry.table(operator, surfaces.operator, "operator", "Operator: orgs"));
-  registerOperatorCatalog(registry.table(operator, surfaces.operator, "operator", "Operator: catalog"));
-  registerOperatorPrices(registry.table(operator, surfaces.operator, "operator", "Operator: prices"));
-  app.route(surfaces.operator, operator);
+  const operator = surfaceApp(requireOperator);
+  registerOperatorOrgs(operator, at("operator", "Operator: orgs"));
+  registerOperatorCatalog(operator, at("operator", "Operator: catalog"));
+  registerOperatorPrices(operator, at("operator", "Operator: prices"));
+  app.route(surfaces.operator.prefix, operator);
 
-  const admin = new Hono<AppEnv>();
-  admin.use(requireOrgKey);
-  registerApiKeys(registry.table(admin, surfaces.admin, "orgKey", "API keys"));
-  registerProjects(registry.table(admin, surfaces.admin, "orgKey", "Projects"));
-  registerRouting(registry.table(admin, surfaces.admin, "orgKey", "Routing"));
-  registerLimits(registry.table(admin, surfaces.admin, "orgKey", "Limits"));
-  registerReports(registry.table(admin, surfaces.admin, "orgKey", "Reports"));
-  app.route(surfaces.admin, admin);
+  const admin = surfaceApp(requireOrgKey);
+  registerApiKeys(admin, at("admin", "API keys"));
+  registerProjects(admin, at("admin", "Projects"));
+  registerRouting(admin, at("admin", "Routing"));
+  registerLimits(admin, at("admin", "Limits"));
+  registerReports(admin, at("admin", "Reports"));
+  app.route(surfaces.admin.prefix, admin);
 
-  const customer = new Hono<AppEnv>();
-  customer.use(requireOrgKey);
-  registerWorkloads(registry.table(customer, surfaces.customer, "orgKey", "Workloads"));
-  registerCaptures(registry.table(customer, surfaces.customer, "orgKey", "Captures"));
-  app.route(surfaces.customer, customer);
+  const customer = surfaceApp(requireOrgKey);
+  registerWorkloads(customer, at("customer", "Workloads"));
+  registerCaptures(customer, at("customer", "Captures"));
+  app.route(surfaces.customer.prefix, customer);
 
   app.notFound((c) =>
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),
@@ -101,10 +103,5 @@ export function createControlPlane(
     });
     return errorResponse(c, new ApiError("internal_error", "Internal error."));
   });
-  return { app, routes: registry.routes };
-}
-
-/** The app; with `metrics`, it counts its requests there (`/metrics` is served beside it). */
-export function createControlPlaneApp(services: Services, metrics?: Metrics | null) {
-  return createControlPlane(services, metrics).app;
+  return app;
 }

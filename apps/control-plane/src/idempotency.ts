@@ -10,7 +10,7 @@ import {
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, loggableError } from "./errors.ts";
-import type { Security } from "./route-registry.ts";
+import type { Security } from "./openapi.ts";
 import type { AppEnv } from "./services/context.ts";
 
 /** A create route that takes an `Idempotency-Key`. */
@@ -64,13 +64,13 @@ function withoutSecrets(answer: unknown, paths: readonly string[]): unknown {
  * 422, and while the first one runs, 409. Only a success is kept: a create that failed frees its
  * key, so that the retry runs it again. Without the header, `run` just runs.
  */
-export async function runIdempotently(
+export async function runIdempotently<T extends Response>(
   c: Context<AppEnv>,
-  route: { key: string; security: Security },
+  security: Security,
   create: IdempotentCreate,
   body: unknown,
-  run: () => Promise<Response>,
-): Promise<Response> {
+  run: () => Promise<T>,
+): Promise<T> {
   const key = c.req.header(idempotencyKeyHeader);
   if (key === undefined) return run();
   if (!validKey.test(key)) {
@@ -82,8 +82,9 @@ export async function runIdempotently(
   const { db, log } = c.get("services");
   const target: IdempotencyTarget = {
     // an org key's org; else the one operator (or everyone, on a public route)
-    scope: route.security === "orgKey" ? c.get("orgId") : (route.security ?? "public"),
-    route: route.key,
+    scope: security === "orgKey" ? c.get("orgId") : (security ?? "public"),
+    // the route's pattern, prefix included: `POST /admin/v1/orgs/:org_id/api_keys`
+    route: `${c.req.method} ${c.req.routePath}`,
     key,
   };
   const owner = c.get("requestId");
@@ -108,10 +109,11 @@ export async function runIdempotently(
   if (claim.kind === "completed") {
     c.header(replayedHeader, "true");
     c.header("content-type", "application/json");
-    return c.body(claim.response, claim.status as ContentfulStatusCode);
+    // the stored text of this route's own earlier success: the answer `run` would have given
+    return c.body(claim.response, claim.status as ContentfulStatusCode) as unknown as T;
   }
 
-  let answer: Response;
+  let answer: T;
   try {
     answer = await run();
   } catch (error) {
@@ -134,5 +136,5 @@ export async function runIdempotently(
         error: loggableError(error),
       }),
   );
-  return new Response(text, { status: answer.status, headers: answer.headers });
+  return new Response(text, { status: answer.status, headers: answer.headers }) as T;
 }

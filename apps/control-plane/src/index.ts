@@ -1,6 +1,4 @@
-export { createControlPlane, createControlPlaneApp } from "./app.ts";
-export { openApiPath } from "./openapi.ts";
-export type { RegisteredRoute } from "./route-registry.ts";
+export { createControlPlaneApp } from "./app.ts";
 export { buildServices } from "./services/build-services.ts";
 export { loadCatalogFile } from "./services/catalog.ts";
 export { configSync } from "./services/config-sync.ts";

@@ -1,3 +1,4 @@
+import type { RouteConfig } from "@hono/zod-openapi";
 import {
   type IdempotentCreate,
   idempotencyKeyHeader,
@@ -5,13 +6,11 @@ import {
   idempotencyRetentionHours,
   replayedHeader,
 } from "./idempotency.ts";
-import type { JsonSchema } from "./openapi.ts";
-import type { ResponseDoc } from "./route-registry.ts";
 
 // How the OpenAPI document states a create's `Idempotency-Key` (see `runIdempotently`).
 
 /** The header of a replayed answer, on an idempotent create's success. */
-export const replayedHeaderDoc = {
+const replayedHeaderDoc = {
   [replayedHeader]: {
     description: `\`true\` when this is the stored answer of an earlier request with the same ${idempotencyKeyHeader}.`,
     schema: { type: "string", enum: ["true"] },
@@ -19,11 +18,11 @@ export const replayedHeaderDoc = {
 };
 
 /** A create's `Idempotency-Key` header, described with what it does for a retry. */
-export function idempotencyKeyParameter(create: IdempotentCreate): JsonSchema {
+export function idempotencyKeyParameter(create: IdempotentCreate) {
   const secrets = (create.secrets ?? []).map((path) => `\`${path}\``).join(", ");
   return {
     name: idempotencyKeyHeader,
-    in: "header",
+    in: "header" as const,
     required: false,
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: idempotencyKeyPattern },
     description:
@@ -36,14 +35,20 @@ export function idempotencyKeyParameter(create: IdempotentCreate): JsonSchema {
   };
 }
 
-/** A create's own refusals plus those of its `Idempotency-Key`. */
-export function withIdempotencyRefusals(responses: Record<number, ResponseDoc>): Record<number, ResponseDoc> {
-  const or = (status: number, text: string): ResponseDoc => {
-    const own = responses[status]?.description;
-    return { description: own ? `${own} Or ${text}` : text };
+type Responses = RouteConfig["responses"];
+
+/** A create's own answers, its success marked when replayed, plus the refusals of its `Idempotency-Key`. */
+export function withIdempotencyRefusals(responses: Responses): Responses {
+  const or = (status: number, text: string) => {
+    const own = responses[status];
+    return { description: own && "description" in own ? `${own.description} Or ${text}` : text };
   };
+  const marked = Object.entries(responses).map(([status, response]) => [
+    status,
+    Number(status) < 400 && "content" in response ? { ...response, headers: replayedHeaderDoc } : response,
+  ]);
   return {
-    ...responses,
+    ...Object.fromEntries(marked),
     409: or(
       409,
       `\`idempotency_in_progress\`: the first request with this ${idempotencyKeyHeader} is still running; retry after \`Retry-After\`.`,

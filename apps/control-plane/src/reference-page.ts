@@ -1,5 +1,7 @@
 import { controlPlaneErrorStatus } from "@gateway/contracts";
-import type { JsonSchema, OpenApiDocument } from "./openapi.ts";
+import type { OpenApiDocument } from "./openapi.ts";
+
+type JsonSchema = Record<string, unknown>;
 
 /**
  * The human-readable API reference, rendered from the OpenAPI document (so from the same zod
@@ -90,7 +92,7 @@ function renderOperation(method: string, path: string, op: Operation): string {
 export function referencePage(doc: OpenApiDocument): string {
   const byTag = new Map<string, string[]>();
   const index: string[] = [];
-  for (const [path, methods] of Object.entries(doc.paths)) {
+  for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     for (const [method, raw] of Object.entries(methods)) {
       const op = raw as Operation;
       const tag = op.tags[0] ?? "Other";
@@ -107,7 +109,7 @@ export function referencePage(doc: OpenApiDocument): string {
 code{background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
 section{border-top:1px solid #eee;padding:.5rem 0}.m{display:inline-block;min-width:4rem;font-size:.8em;color:#fff;padding:.1rem .4rem;border-radius:3px}
 .get{background:#2a7}.post{background:#27a}.put{background:#a72}.patch{background:#7a2}.delete{background:#a22}</style></head><body>
-<h1>${html(doc.info.title)}</h1><p>${html(doc.info.description)}</p>
+<h1>${html(doc.info.title)}</h1><p>${html(doc.info.description ?? "")}</p>
 <p>Errors are <code>{"error":{"code","message","details?"}}</code> with a code from: ${Object.entries(
     controlPlaneErrorStatus,
   )

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { ApiError, validationError } from "./errors.ts";
 
@@ -16,8 +16,12 @@ export const refuseNulInUrl: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
-/** Parses a JSON body against `schema`; an absent body counts as `{}`. */
-export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+/**
+ * Reads a route's JSON body the project's way, whatever its Content-Type says: an absent body
+ * counts as `{}`, text that is not JSON is a 400, and so is U+0000 in any key or string. The
+ * route's validator (see `defineRoute`) then reads the value from a request rebuilt as JSON.
+ */
+export const jsonRequest: MiddlewareHandler = async (c, next) => {
   const text = await c.req.text();
   let value: unknown = {};
   if (text.trim() !== "") {
@@ -31,15 +35,17 @@ export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Prom
       throw new ApiError("bad_request", "The request body is not valid JSON.");
     }
   }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
-}
+  const headers = new Headers(c.req.raw.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  c.req.raw = new Request(c.req.url, { method: c.req.method, headers, body: JSON.stringify(value) });
+  c.req.bodyCache = {}; // the text read above is not this request's body any more
+  await next();
+};
 
-export function queryParams<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
-  const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
+/** Every route's validation failure (query, path or body) as the project's 400 naming each field. */
+export function validationHook(result: { success: true } | { success: false; error: z.ZodError }) {
+  if (!result.success) throw validationError(result.error);
 }
 
 /**
@@ -47,13 +53,16 @@ export function queryParams<T extends z.ZodType>(c: Context, schema: T): z.infer
  * coercion would take or mangle), then 1 to 100.
  */
 function pageLimit(defaultLimit: number) {
-  return z
-    .string()
-    .regex(/^[0-9]{1,4}$/, "Expected a whole number from 1 to 100")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(100))
-    .default(defaultLimit)
-    .meta({ description: `Page size, 1 to 100 (default ${defaultLimit}).` });
+  return (
+    z
+      .string()
+      .regex(/^[0-9]{1,4}$/, "Expected a whole number from 1 to 100")
+      // the default as the query string would carry it, so the document states a string default
+      .default(String(defaultLimit))
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(100))
+      .meta({ description: `Page size, 1 to 100 (default ${defaultLimit}).` })
+  );
 }
 
 /** `limit` and the opaque `cursor` of the previous page's answer. */

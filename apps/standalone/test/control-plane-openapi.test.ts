@@ -1,4 +1,4 @@
-import { type ControlPlaneServices, createControlPlane, openApiPath } from "@gateway/control-plane";
+import { type ControlPlaneServices, createControlPlaneApp } from "@gateway/control-plane";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Json, startHarness } from "./harness.ts";
@@ -6,7 +6,7 @@ import { type Harness, type Json, startHarness } from "./harness.ts";
 /** The routes Hono actually mounts (middleware entries are `ALL`), as `METHOD /path`. */
 function mountedRoutes(): string[] {
   // Building the app touches no service; handlers are never called here.
-  const { app } = createControlPlane({} as ControlPlaneServices);
+  const app = createControlPlaneApp({} as ControlPlaneServices);
   return [
     ...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`)),
   ].sort();
@@ -21,22 +21,12 @@ describe("OpenAPI document and reference page", () => {
   });
   afterAll(() => h.close());
 
-  it("the registry is exactly what Hono mounts", () => {
-    const { routes } = createControlPlane({} as ControlPlaneServices);
-    const registered = routes.map((r) => `${r.method.toUpperCase()} ${r.fullPath}`).sort();
-    expect(registered).toEqual(mountedRoutes());
-    expect(new Set(registered).size).toBe(registered.length);
-  });
-
   it("lists every mounted route, and nothing else", () => {
     const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
       .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
       .sort();
     const mounted = mountedRoutes()
-      .map((r) => {
-        const [method, path] = r.split(" ");
-        return `${method} ${openApiPath(path!).path}`;
-      })
+      .map((r) => r.replace(/:([A-Za-z0-9_]+)/g, "{$1}"))
       .sort();
     expect(documented).toEqual(mounted);
   });
@@ -77,12 +67,13 @@ describe("OpenAPI document and reference page", () => {
       const body = put.requestBody.content["application/json"].schema;
       expect(put.requestBody.required).toBe(false);
       expect(body.additionalProperties).toBe(false);
-      expect(body.properties.requests_per_minute.anyOf).toContainEqual({
-        type: "integer",
+      expect(body.properties.requests_per_minute).toEqual({
+        type: ["integer", "null"],
         minimum: 1,
         maximum: 1_000_000_000,
       });
-      const budget = body.properties.budget.anyOf.find((s: Json) => s.type === "object");
+      const budget = body.properties.budget;
+      expect(budget.type).toEqual(["object", "null"]);
       expect(budget.properties.usd).toMatchObject({ type: "string", pattern: expect.any(String) });
       expect(budget.properties.period.enum).toEqual(["day", "month"]);
       expect(Object.keys(get.responses["200"].content["application/json"].schema.properties)).toEqual([

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type CatalogModelEntry, configKeys } from "@gateway/cache";
 import { testStores } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, startHarness } from "./harness.ts";
+import { type Harness, type Json, price, startHarness } from "./harness.ts";
 
 const deployment = {
   provider_label: "provider_a",
@@ -12,15 +12,6 @@ const deployment = {
   base_url: "https://upstream.example",
   upstream_model: "up-large",
   credential_env: "GATEWAY_UPSTREAM_KEY_MANAGED_A",
-};
-const price = {
-  model: "claude-sonnet-5",
-  effective_from: "2026-01-01T00:00:00Z",
-  input_usd_per_mtok: "3",
-  cache_write_5m_usd_per_mtok: "3.75",
-  cache_write_1h_usd_per_mtok: "6",
-  cache_read_usd_per_mtok: "0.30",
-  output_usd_per_mtok: "15",
 };
 
 describe.each(testStores())("control plane: operator surface (%s)", (store) => {

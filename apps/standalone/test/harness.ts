@@ -165,6 +165,17 @@ export async function putCatalogModel(h: Harness, id: string, body: unknown): Pr
     throw new Error(`catalog put ${res.status}: ${await res.text()}`);
 }
 
+/** An operator price row for `claude-sonnet-5` (the mock's Anthropic model), from 2026. */
+export const price = {
+  model: "claude-sonnet-5",
+  effective_from: "2026-01-01T00:00:00Z",
+  input_usd_per_mtok: "3",
+  cache_write_5m_usd_per_mtok: "3.75",
+  cache_write_1h_usd_per_mtok: "6",
+  cache_read_usd_per_mtok: "0.30",
+  output_usd_per_mtok: "15",
+};
+
 /** A catalog deployment body pointing at a mock, paid with the credential named `credentialEnv`. */
 export function deployment(
   wireFormat: "messages" | "chat_completions" | "responses",

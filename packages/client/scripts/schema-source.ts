@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ControlPlaneServices, createControlPlane } from "@gateway/control-plane";
+import { type ControlPlaneServices, createControlPlaneApp } from "@gateway/control-plane";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 
 /** The checked-in types: `pnpm client:generate` writes them, the drift test compares with them. */
@@ -16,7 +16,7 @@ const header = `/**
 
 /** The document the control plane serves, built in-process: the app is made but no handler runs. */
 async function openApiDocument(): Promise<OpenAPI3> {
-  const { app } = createControlPlane({} as ControlPlaneServices);
+  const app = createControlPlaneApp({} as ControlPlaneServices);
   const res = await app.request("/openapi.json");
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
   return (await res.json()) as OpenAPI3;

@@ -651,7 +651,7 @@ export interface operations {
         };
         content: {
           "application/json": {
-            /** @constant */
+            /** @enum {string} */
             openapi: "3.1.0";
           } & {
             [key: string]: unknown;
@@ -876,7 +876,10 @@ export interface operations {
                  * @description ISO 8601 UTC timestamp
                  */
                 created_at: string;
-                /** @description Null until the key is first used on the gateway. */
+                /**
+                 * Format: date-time
+                 * @description Null until the key is first used on the gateway.
+                 */
                 last_used_at: string | null;
               };
             };
@@ -894,6 +897,10 @@ export interface operations {
               created_at: string;
               /** @description Reserved; empty. */
               settings: Record<string, never>;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp
+               */
               deleted_at: string | null;
             };
           };
@@ -1262,8 +1269,11 @@ export interface operations {
         "application/json": {
           /** @description The model name calls are priced by. */
           model: string;
-          /** @description When the price starts to apply, from 2000-01-01T00:00:00Z to year 9999; default now. */
-          effective_from?: string & (unknown & unknown);
+          /**
+           * Format: date-time
+           * @description When the price starts to apply, from 2000-01-01T00:00:00Z to year 9999; default now.
+           */
+          effective_from?: string;
           /** @description US dollars per million tokens, as a decimal string. */
           input_usd_per_mtok: string;
           /** @description US dollars per million tokens, as a decimal string. */
@@ -1299,7 +1309,7 @@ export interface operations {
             created_at: string;
             /**
              * @description The model's calls are re-priced by a background job (`costing.reprice-model`), after this answer: reports show the new row once it has run.
-             * @constant
+             * @enum {string}
              */
             repricing: "queued";
           };
@@ -1363,7 +1373,10 @@ export interface operations {
                * @description ISO 8601 UTC timestamp
                */
               created_at: string;
-              /** @description Null until the key is first used on the gateway. */
+              /**
+               * Format: date-time
+               * @description Null until the key is first used on the gateway.
+               */
               last_used_at: string | null;
             }[];
           };
@@ -1440,7 +1453,10 @@ export interface operations {
                * @description ISO 8601 UTC timestamp
                */
               created_at: string;
-              /** @description Null until the key is first used on the gateway. */
+              /**
+               * Format: date-time
+               * @description Null until the key is first used on the gateway.
+               */
               last_used_at: string | null;
             };
           };
@@ -1578,6 +1594,10 @@ export interface operations {
               created_at: string;
               /** @description Reserved; empty. */
               settings: Record<string, never>;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp
+               */
               deleted_at: string | null;
             }[];
             /** @description Pass back as `cursor` for the next page; null on the last. */
@@ -1658,6 +1678,10 @@ export interface operations {
             created_at: string;
             /** @description Reserved; empty. */
             settings: Record<string, never>;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
             deleted_at: string | null;
           };
         };
@@ -1749,6 +1773,10 @@ export interface operations {
             created_at: string;
             /** @description Reserved; empty. */
             settings: Record<string, never>;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
             deleted_at: string | null;
           };
         };
@@ -1832,6 +1860,10 @@ export interface operations {
             created_at: string;
             /** @description Reserved; empty. */
             settings: Record<string, never>;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
             deleted_at: string | null;
           };
         };
@@ -1951,6 +1983,10 @@ export interface operations {
             created_at: string;
             /** @description Reserved; empty. */
             settings: Record<string, never>;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
             deleted_at: string | null;
           };
         };
@@ -2271,7 +2307,10 @@ export interface operations {
               /** @enum {string} */
               applies_to: "managed" | "all";
             } | null;
-            /** @description When the limits last changed; null while the scope has none. */
+            /**
+             * Format: date-time
+             * @description When the limits last changed; null while the scope has none.
+             */
             updated_at: string | null;
           };
         };
@@ -2353,7 +2392,10 @@ export interface operations {
               /** @enum {string} */
               applies_to: "managed" | "all";
             } | null;
-            /** @description When the limits last changed; null while the scope has none. */
+            /**
+             * Format: date-time
+             * @description When the limits last changed; null while the scope has none.
+             */
             updated_at: string | null;
           };
         };
@@ -2420,7 +2462,10 @@ export interface operations {
               /** @enum {string} */
               applies_to: "managed" | "all";
             } | null;
-            /** @description When the limits last changed; null while the scope has none. */
+            /**
+             * Format: date-time
+             * @description When the limits last changed; null while the scope has none.
+             */
             updated_at: string | null;
           };
         };
@@ -2502,7 +2547,10 @@ export interface operations {
               /** @enum {string} */
               applies_to: "managed" | "all";
             } | null;
-            /** @description When the limits last changed; null while the scope has none. */
+            /**
+             * Format: date-time
+             * @description When the limits last changed; null while the scope has none.
+             */
             updated_at: string | null;
           };
         };
@@ -2570,7 +2618,10 @@ export interface operations {
               /** @enum {string} */
               applies_to: "managed" | "all";
             } | null;
-            /** @description When the limits last changed; null while the scope has none. */
+            /**
+             * Format: date-time
+             * @description When the limits last changed; null while the scope has none.
+             */
             updated_at: string | null;
           };
         };
@@ -2653,7 +2704,10 @@ export interface operations {
               /** @enum {string} */
               applies_to: "managed" | "all";
             } | null;
-            /** @description When the limits last changed; null while the scope has none. */
+            /**
+             * Format: date-time
+             * @description When the limits last changed; null while the scope has none.
+             */
             updated_at: string | null;
           };
         };
@@ -2720,8 +2774,11 @@ export interface operations {
               route_mode: "primary" | "gateway" | "passthrough";
               /** @description 0 to 100; percentage of matching requests routed to the managed model. */
               active_traffic_pct: number;
-              /** @description `provider_a` or `provider_b` for frontier-API routes; `managed` for routes served by the service's own serving infrastructure; null when passthrough. */
-              provider_label: ("provider_a" | "provider_b" | "managed") | null;
+              /**
+               * @description `provider_a` or `provider_b` for frontier-API routes; `managed` for routes served by the service's own serving infrastructure; null when passthrough.
+               * @enum {string|null}
+               */
+              provider_label: "provider_a" | "provider_b" | "managed" | null;
               /** @description Model id the route targets. Managed routes report `gateway-managed`. Null when passthrough. */
               model: string | null;
               /**
@@ -2828,7 +2885,10 @@ export interface operations {
               timeout_count: number;
               /** @description Requests that fell back to an alternative route for any reason. */
               fallback_count: number;
-              /** @description Last failing request (5xx, broken stream or fallback); null when none. */
+              /**
+               * Format: date-time
+               * @description Last failing request (5xx, broken stream or fallback); null when none.
+               */
               last_failing_at: string | null;
               /** @description Up to 5 request ids of failing requests in the window. */
               example_request_ids: string[];
@@ -2911,8 +2971,11 @@ export interface operations {
                 route_mode: "primary" | "gateway" | "passthrough";
                 /** @description 0 to 100; percentage of matching requests routed to the managed model. */
                 active_traffic_pct: number;
-                /** @description `provider_a` or `provider_b` for frontier-API routes; `managed` for routes served by the service's own serving infrastructure; null when passthrough. */
-                provider_label: ("provider_a" | "provider_b" | "managed") | null;
+                /**
+                 * @description `provider_a` or `provider_b` for frontier-API routes; `managed` for routes served by the service's own serving infrastructure; null when passthrough.
+                 * @enum {string|null}
+                 */
+                provider_label: "provider_a" | "provider_b" | "managed" | null;
                 /** @description Model id the route targets. Managed routes report `gateway-managed`. Null when passthrough. */
                 model: string | null;
                 /**
@@ -2969,7 +3032,10 @@ export interface operations {
                 timeout_count: number;
                 /** @description Requests that fell back to an alternative route for any reason. */
                 fallback_count: number;
-                /** @description Last failing request (5xx, broken stream or fallback); null when none. */
+                /**
+                 * Format: date-time
+                 * @description Last failing request (5xx, broken stream or fallback); null when none.
+                 */
                 last_failing_at: string | null;
                 /** @description Up to 5 request ids of failing requests in the window. */
                 example_request_ids: string[];
@@ -3060,8 +3126,11 @@ export interface operations {
                * @enum {string}
                */
               status: "healthy" | "degraded" | "idle";
-              /** @description Observed provider label; the dominant one when traffic is mixed (ties alphabetical); null when idle. Compare with `declared` to spot drift. */
-              mode: ("provider_a" | "provider_b" | "managed") | null;
+              /**
+               * @description Observed provider label; the dominant one when traffic is mixed (ties alphabetical); null when idle. Compare with `declared` to spot drift.
+               * @enum {string|null}
+               */
+              mode: "provider_a" | "provider_b" | "managed" | null;
               /** @description The declared route. */
               declared: {
                 /**
@@ -3186,7 +3255,10 @@ export interface operations {
               workload: string | null;
               /** @description Null when not grouped by model. */
               model: string | null;
-              /** @description Calendar date (UTC); null when not grouped by day. */
+              /**
+               * Format: date
+               * @description Calendar date (UTC); null when not grouped by day.
+               */
               day: string | null;
               /** @description Requests in the group. */
               requests: number;
@@ -3405,17 +3477,18 @@ export interface operations {
             request_id: string;
             /** @enum {string} */
             pricing_status: "priced" | "unpriced";
-            /** @description Why the call is not priced; null once priced. */
+            /**
+             * @description Why the call is not priced; null once priced.
+             * @enum {string|null}
+             */
             unpriced_reason:
-              | (
-                  | "pricing_pending"
-                  | "no_price"
-                  | "stream_without_usage"
-                  | "incomplete_stream"
-                  | "error_response"
-                  | "not_billable"
-                  | "no_usage"
-                )
+              | "pricing_pending"
+              | "no_price"
+              | "stream_without_usage"
+              | "incomplete_stream"
+              | "error_response"
+              | "not_billable"
+              | "no_usage"
               | null;
             /** @description Null while unpriced; never a guessed zero. */
             customer_cost_usd: number | null;

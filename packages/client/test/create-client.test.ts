@@ -1,11 +1,11 @@
-import { type ControlPlaneServices, createControlPlane } from "@gateway/control-plane";
+import { type ControlPlaneServices, createControlPlaneApp } from "@gateway/control-plane";
 import { describe, expect, it } from "vitest";
 import { createGatewayClient, type GatewayClientOptions } from "../src/index.ts";
 
 describe("createGatewayClient", () => {
   it("sends its credential as a bearer token through the fetch it is given", async () => {
     // the control plane's own app answers in-process; /livez touches no service
-    const { app } = createControlPlane({} as ControlPlaneServices);
+    const app = createControlPlaneApp({} as ControlPlaneServices);
     const seen: string[] = [];
     const client = createGatewayClient({
       baseUrl: "http://control-plane.invalid",

@@ -7,18 +7,20 @@ import {
   findWorkload,
   oldestCaptureUpload,
 } from "@gateway/db";
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
+import type { JSONValue } from "hono/utils/types";
 import { z } from "zod";
 import { notFound } from "../errors.ts";
-import { pathParam, type RouteTable } from "../route-registry.ts";
+import { defineRoute, json, type RouteApp, type RouteSite } from "../openapi.ts";
 import type { AppEnv } from "../services/context.ts";
 import { captureListItem, captureListItemSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
+import { projectPath, workloadPath } from "./path-params.ts";
 
 const listCapturesQuery = pageQuery(25);
 type ListQuery = z.output<typeof listCapturesQuery>;
 
-const captureListResponse = z.object({
+const captureListResponse = z.strictObject({
   captures: z.array(captureListItemSchema),
   truncated: z.boolean().meta({ description: "True when more rows exist past this page." }),
   cursor: z.string().nullable().meta({ description: "Pass back as `cursor`; null when not truncated." }),
@@ -31,66 +33,75 @@ const captureEnvelope = z
   .meta({ description: "The stored capture envelope, byte for byte (see docs/decisions.md)." });
 
 /** /customer/v1/orgs/:org_id/projects/:project_id/captures and the per-workload listing. */
-export function registerCaptures(t: RouteTable) {
-  t.add(
-    {
+export function registerCaptures(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/captures",
       summary: "List the project's captures, newest first",
-      query: listCapturesQuery,
-      responses: { 200: { description: "One page.", schema: captureListResponse } },
-    },
-    async (c, { query }) => {
-      const project = await liveProject(c);
-      return c.json(await listPage(c, query, `captures:${project.id}`, { projectId: project.id }));
+      request: { params: projectPath, query: listCapturesQuery },
+      responses: { 200: json("One page.", captureListResponse) },
+    }),
+    async (c) => {
+      const project = await liveProject(c, c.req.valid("param").project_id);
+      const page = await listPage(c, c.req.valid("query"), `captures:${project.id}`, {
+        projectId: project.id,
+      });
+      return c.json(page, 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/workloads/:workload_id/captures",
+      path: "/workloads/{workload_id}/captures",
       summary: "List one workload's captures, newest first",
-      query: listCapturesQuery,
-      responses: { 200: { description: "One page.", schema: workloadCaptureListResponse } },
-    },
-    async (c, { query }) => {
-      const project = await liveProject(c);
-      const workloadId = pathParam(c, "workload_id");
+      request: { params: workloadPath, query: listCapturesQuery },
+      responses: { 200: json("One page.", workloadCaptureListResponse) },
+    }),
+    async (c) => {
+      const { project_id, workload_id: workloadId } = c.req.valid("param");
+      const project = await liveProject(c, project_id);
       // A workload of another project (or org) is not found, rather than an empty listing.
       const workload = await findWorkload(c.get("services").db, project.id, workloadId);
       if (!workload) throw notFound("Workload");
-      const page = await listPage(c, query, `captures:${project.id}:${workloadId}`, {
+      const page = await listPage(c, c.req.valid("query"), `captures:${project.id}:${workloadId}`, {
         projectId: project.id,
         workloadId,
       });
-      return c.json({ ...page, scanned_through: await scannedThrough(c, project.id, page) });
+      return c.json({ ...page, scanned_through: await scannedThrough(c, project.id, page) }, 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/captures/:request_id",
+      path: "/captures/{request_id}",
       summary: "Read one capture envelope",
-      responses: { 200: { description: "The envelope as stored.", schema: captureEnvelope } },
-    },
+      request: { params: projectPath.extend({ request_id: z.string() }) },
+      responses: { 200: json("The envelope as stored.", captureEnvelope) },
+    }),
     async (c) => {
-      const project = await liveProject(c);
+      const { project_id, request_id } = c.req.valid("param");
+      const project = await liveProject(c, project_id);
       const { db, blobs } = c.get("services");
-      const row = await findCaptureIndexRow(db, project.id, pathParam(c, "request_id"));
+      const row = await findCaptureIndexRow(db, project.id, request_id);
       const object = row ? await blobs.get(row.key) : undefined;
       if (!object) throw notFound("Capture");
-      // The stored object is the envelope as one JSON line: serve its bytes as they are.
-      return c.body(new Uint8Array(object), 200, {
-        "content-type": "application/json",
-      });
+      // The stored object is the envelope as one JSON line: its bytes are served as they are,
+      // which the type system cannot check against the envelope's schema (the test does).
+      const envelope = c.body(new Uint8Array(object), 200, { "content-type": "application/json" });
+      return envelope as unknown as TypedResponse<
+        { request_id: string; [field: string]: JSONValue },
+        200,
+        "json"
+      >;
     },
   );
 }
 
-async function liveProject(c: Context<AppEnv>) {
-  const project = await findLiveProject(c.get("services").db, c.get("orgId"), pathParam(c, "project_id"));
+async function liveProject(c: Context<AppEnv>, projectId: string) {
+  const project = await findLiveProject(c.get("services").db, c.get("orgId"), projectId);
   if (!project) throw notFound("Project");
   return project;
 }

@@ -1,6 +1,7 @@
-import { limitsUpdateSchema } from "@gateway/contracts";
+import { type LimitsUpdate, limitsUpdateSchema } from "@gateway/contracts";
 import type { Context } from "hono";
-import { pathParam, type RouteTable } from "../route-registry.ts";
+import type { z } from "zod";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 import type { AppEnv } from "../services/context.ts";
 import {
   apiKeyHolder,
@@ -11,6 +12,7 @@ import {
   workloadHolder,
 } from "../services/limits.ts";
 import { scopeLimitsSchema } from "../services/serialize.ts";
+import { keyPath, projectPath, workloadPath } from "./path-params.ts";
 
 const putDescription = [
   "Each field given is set, `null` clears it, and a field left out keeps its value (`{}` changes nothing).",
@@ -20,56 +22,66 @@ const putDescription = [
   "The scope's gateway config entries are republished with the new limits.",
 ].join(" ");
 
-/** The scopes limits are set on: where each lives under the admin surface, and how it is found. */
-const scopes: { path: string; what: string; holder: (c: Context<AppEnv>) => FindLimitsHolder }[] = [
-  {
-    path: "/api_keys/:key_id/limits",
-    what: "an API key",
-    holder: (c) => apiKeyHolder(c.get("services"), c.get("orgId"), pathParam(c, "key_id")),
-  },
-  {
-    path: "/projects/:project_id/limits",
-    what: "a project",
-    holder: (c) => projectHolder(c.get("services"), c.get("orgId"), pathParam(c, "project_id")),
-  },
-  {
-    path: "/projects/:project_id/workloads/:workload_id/limits",
-    what: "a workload",
-    holder: (c) =>
-      workloadHolder(
-        c.get("services"),
-        c.get("orgId"),
-        pathParam(c, "project_id"),
-        pathParam(c, "workload_id"),
-      ),
-  },
-];
+/** A scope limits are set on: where it lives under the admin surface, and its path parameters. */
+interface Scope<P extends z.ZodObject> {
+  path: string;
+  what: string;
+  params: P;
+}
+
+const getRoute = <P extends z.ZodObject>(site: RouteSite, scope: Scope<P>) =>
+  defineRoute(site, {
+    method: "get",
+    path: scope.path,
+    summary: `Get the limits of ${scope.what}`,
+    description:
+      "A scope without limits answers every limit null. A revoked key or a deleted project is 404.",
+    request: { params: scope.params },
+    responses: { 200: json("The scope's limits.", scopeLimitsSchema) },
+  });
+
+const putRoute = <P extends z.ZodObject>(site: RouteSite, scope: Scope<P>) =>
+  defineRoute(site, {
+    method: "put",
+    path: scope.path,
+    summary: `Set or clear the limits of ${scope.what}`,
+    description: putDescription,
+    request: { params: scope.params, body: jsonBody(limitsUpdateSchema) },
+    responses: { 200: json("The limits as they now are.", scopeLimitsSchema) },
+  });
+
+const read = async (c: Context<AppEnv>, holder: FindLimitsHolder) =>
+  c.json(await getLimits(c.get("services").db, holder), 200);
+
+const write = async (c: Context<AppEnv>, holder: FindLimitsHolder, update: LimitsUpdate) =>
+  c.json(await putLimits(c.get("services"), holder, update), 200);
+
+const keyScope = { path: "/api_keys/{key_id}/limits", what: "an API key", params: keyPath };
+const projectScope = { path: "/projects/{project_id}/limits", what: "a project", params: projectPath };
+const workloadScope = {
+  path: "/projects/{project_id}/workloads/{workload_id}/limits",
+  what: "a workload",
+  params: workloadPath,
+};
 
 /** /admin/v1/orgs/:org_id: the spend and traffic limits of a key, a project and a workload. */
-export function registerLimits(t: RouteTable) {
-  for (const scope of scopes) {
-    t.add(
-      {
-        method: "get",
-        path: scope.path,
-        summary: `Get the limits of ${scope.what}`,
-        description:
-          "A scope without limits answers every limit null. A revoked key or a deleted project is 404.",
-        responses: { 200: { description: "The scope's limits.", schema: scopeLimitsSchema } },
-      },
-      async (c) => c.json(await getLimits(c.get("services").db, scope.holder(c))),
-    );
+export function registerLimits(app: RouteApp, site: RouteSite) {
+  const key = (c: Context<AppEnv>, { key_id }: z.output<typeof keyPath>) =>
+    apiKeyHolder(c.get("services"), c.get("orgId"), key_id);
+  app.openapi(getRoute(site, keyScope), (c) => read(c, key(c, c.req.valid("param"))));
+  app.openapi(putRoute(site, keyScope), (c) => write(c, key(c, c.req.valid("param")), c.req.valid("json")));
 
-    t.add(
-      {
-        method: "put",
-        path: scope.path,
-        summary: `Set or clear the limits of ${scope.what}`,
-        description: putDescription,
-        body: limitsUpdateSchema,
-        responses: { 200: { description: "The limits as they now are.", schema: scopeLimitsSchema } },
-      },
-      async (c, { body }) => c.json(await putLimits(c.get("services"), scope.holder(c), body)),
-    );
-  }
+  const project = (c: Context<AppEnv>, { project_id }: z.output<typeof projectPath>) =>
+    projectHolder(c.get("services"), c.get("orgId"), project_id);
+  app.openapi(getRoute(site, projectScope), (c) => read(c, project(c, c.req.valid("param"))));
+  app.openapi(putRoute(site, projectScope), (c) =>
+    write(c, project(c, c.req.valid("param")), c.req.valid("json")),
+  );
+
+  const workload = (c: Context<AppEnv>, { project_id, workload_id }: z.output<typeof workloadPath>) =>
+    workloadHolder(c.get("services"), c.get("orgId"), project_id, workload_id);
+  app.openapi(getRoute(site, workloadScope), (c) => read(c, workload(c, c.req.valid("param"))));
+  app.openapi(putRoute(site, workloadScope), (c) =>
+    write(c, workload(c, c.req.valid("param")), c.req.valid("json")),
+  );
 }

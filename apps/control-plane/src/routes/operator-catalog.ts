@@ -8,13 +8,13 @@ import {
 } from "@gateway/db";
 import { z } from "zod";
 import { ApiError, notFound } from "../errors.ts";
-import { pathParam, type RouteTable } from "../route-registry.ts";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 import { catalogModelId, catalogModelInput, upsertCatalogModel } from "../services/catalog.ts";
 import { catalogModelItem, catalogModelItemSchema } from "../services/serialize.ts";
 
 const putCatalogModelRequest = catalogModelInput;
 
-const deploymentSchema = z.object({
+const deploymentSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `dep_`." }),
   provider_label: z.enum(providerLabels),
   wire_format: z.enum(wireFormats),
@@ -24,7 +24,7 @@ const deploymentSchema = z.object({
   priority: z.int(),
 });
 export const operatorCatalogModel = catalogModelItemSchema.extend({ deployments: z.array(deploymentSchema) });
-const operatorModelListResponse = z.object({ models: z.array(operatorCatalogModel) });
+const operatorModelListResponse = z.strictObject({ models: z.array(operatorCatalogModel) });
 
 function operatorModel(
   m: CatalogModelRow,
@@ -54,66 +54,71 @@ function modelIdParam(value: string): string {
   return parsed.data;
 }
 
+const modelPath = z.object({ model_id: z.string() });
+
 /** /operator/v1/models: the catalog with its deployments (operator-only detail). */
-export function registerOperatorCatalog(t: RouteTable) {
-  t.add(
-    {
+export function registerOperatorCatalog(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/models",
       summary: "List every catalog model with its deployments",
-      responses: {
-        200: { description: "Active and inactive models, oldest first.", schema: operatorModelListResponse },
-      },
-    },
+      responses: { 200: json("Active and inactive models, oldest first.", operatorModelListResponse) },
+    }),
     async (c) => {
       const { db } = c.get("services");
       const [models, deployments] = await Promise.all([
         listCatalogModels(db, { activeOnly: false }),
         listCatalogDeployments(db),
       ]);
-      return c.json({
-        models: models.map((m) =>
-          operatorModel(
-            m,
-            deployments.filter((d) => d.modelId === m.id),
+      return c.json(
+        {
+          models: models.map((m) =>
+            operatorModel(
+              m,
+              deployments.filter((d) => d.modelId === m.id),
+            ),
           ),
-        ),
-      });
+        },
+        200,
+      );
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/models/:model_id",
+      path: "/models/{model_id}",
       summary: "Get one catalog model with its deployments",
-      responses: { 200: { description: "The model.", schema: operatorCatalogModel } },
-    },
+      request: { params: modelPath },
+      responses: { 200: json("The model.", operatorCatalogModel) },
+    }),
     async (c) => {
-      const found = await catalogModelWithDeployments(c.get("services").db, pathParam(c, "model_id"));
+      const found = await catalogModelWithDeployments(c.get("services").db, c.req.valid("param").model_id);
       if (!found) throw notFound("Catalog model");
-      return c.json(operatorModel(found.model, found.deployments));
+      return c.json(operatorModel(found.model, found.deployments), 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "put",
-      path: "/models/:model_id",
+      path: "/models/{model_id}",
       summary: "Create or replace a catalog model and its deployments",
       description:
         "The deployment list replaces the model's previous one. Set active to false to withdraw a model " +
         "(models are never deleted: workloads and calls keep referring to their id).",
-      body: putCatalogModelRequest,
+      request: { params: modelPath, body: jsonBody(putCatalogModelRequest) },
       responses: {
-        200: { description: "Replaced.", schema: operatorCatalogModel },
-        201: { description: "Created.", schema: operatorCatalogModel },
+        200: json("Replaced.", operatorCatalogModel),
+        201: json("Created.", operatorCatalogModel),
       },
-    },
-    async (c, { body }) => {
-      const id = modelIdParam(pathParam(c, "model_id"));
-      const { created, model } = await upsertCatalogModel(c.get("services"), id, body);
-      return c.json(operatorModel(model.model, model.deployments), created ? 201 : 200);
+    }),
+    async (c) => {
+      const id = modelIdParam(c.req.valid("param").model_id);
+      const { created, model } = await upsertCatalogModel(c.get("services"), id, c.req.valid("json"));
+      const answer = operatorModel(model.model, model.deployments);
+      return created ? c.json(answer, 201) : c.json(answer, 200);
     },
   );
 }

@@ -3,7 +3,7 @@ import { insertPrice, listPrices, type PriceRow } from "@gateway/db";
 import { enqueueReprice } from "@gateway/jobs";
 import { z } from "zod";
 import { ApiError } from "../errors.ts";
-import type { RouteTable } from "../route-registry.ts";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 
 /** Exact decimals as strings: prices are money and must not pass through a binary float. */
 const usdPerMtok = z
@@ -22,6 +22,8 @@ const addPriceRequest = z.strictObject({
     .optional()
     .meta({
       description: "When the price starts to apply, from 2000-01-01T00:00:00Z to year 9999; default now.",
+      // stated here: the generator drops the date-time format of a string with a second pattern
+      format: "date-time",
     }),
   input_usd_per_mtok: usdPerMtok,
   cache_write_5m_usd_per_mtok: usdPerMtok,
@@ -31,7 +33,7 @@ const addPriceRequest = z.strictObject({
 });
 const listPricesQuery = z.strictObject({ model: z.string().min(1).max(200).optional() });
 
-export const priceSchema = z.object({
+export const priceSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `price_`." }),
   model: z.string(),
   effective_from: z.iso.datetime(),
@@ -42,7 +44,7 @@ export const priceSchema = z.object({
   output_usd_per_mtok: z.string(),
   created_at: z.iso.datetime(),
 });
-const priceListResponse = z.object({ prices: z.array(priceSchema) });
+const priceListResponse = z.strictObject({ prices: z.array(priceSchema) });
 const addPriceResponse = priceSchema.extend({
   repricing: z.literal("queued").meta({
     description:
@@ -65,36 +67,34 @@ function priceObject(p: PriceRow): z.infer<typeof priceSchema> {
 }
 
 /** /operator/v1/prices: append-only; a newer `effective_from` supersedes, rows are never edited. */
-export function registerOperatorPrices(t: RouteTable) {
-  t.add(
-    {
+export function registerOperatorPrices(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/prices",
       summary: "List price rows",
-      query: listPricesQuery,
-      responses: { 200: { description: "By model, then effective_from.", schema: priceListResponse } },
-    },
-    async (c, { query }) => {
-      const rows = await listPrices(c.get("services").db, query.model);
-      return c.json({ prices: rows.map(priceObject) });
+      request: { query: listPricesQuery },
+      responses: { 200: json("By model, then effective_from.", priceListResponse) },
+    }),
+    async (c) => {
+      const rows = await listPrices(c.get("services").db, c.req.valid("query").model);
+      return c.json({ prices: rows.map(priceObject) }, 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "post",
       path: "/prices",
       summary: "Add a price row",
-      body: addPriceRequest,
+      request: { body: jsonBody(addPriceRequest) },
       responses: {
-        201: {
-          description: "The new row; re-pricing of the model's calls is queued.",
-          schema: addPriceResponse,
-        },
+        201: json("The new row; re-pricing of the model's calls is queued.", addPriceResponse),
         409: { description: "The model already has a price starting at that instant." },
       },
-    },
-    async (c, { body }) => {
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
       const row = await insertPrice(c.get("services").db, {
         id: newId("price"),
         model: body.model,

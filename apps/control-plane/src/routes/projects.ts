@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { pathParam, type RouteTable } from "../route-registry.ts";
+import { type IdempotentCreate, runIdempotently } from "../idempotency.ts";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 import { afterId, pageOf } from "../services/paging.ts";
 import {
   createProject,
@@ -11,6 +12,7 @@ import {
 } from "../services/projects.ts";
 import { projectObject, projectSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
+import { orgPath } from "./path-params.ts";
 
 const projectSlug = z
   .string()
@@ -26,7 +28,9 @@ const createProjectRequest = z.strictObject({ slug: projectSlug, name: projectNa
 const renameProjectRequest = z.strictObject({ name: projectName });
 const ensureDefaultProjectRequest = z.strictObject({});
 const listProjectsQuery = pageQuery(20);
-const projectListResponse = z.object({
+const slugPath = orgPath.extend({ slug: z.string() });
+const create: IdempotentCreate = {};
+const projectListResponse = z.strictObject({
   projects: z.array(projectSchema),
   cursor: z
     .string()
@@ -35,94 +39,113 @@ const projectListResponse = z.object({
 });
 
 /** /admin/v1/orgs/:org_id/projects */
-export function registerProjects(t: RouteTable) {
-  t.add(
-    {
+export function registerProjects(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/projects",
       summary: "List the org's live projects",
-      query: listProjectsQuery,
-      responses: { 200: { description: "One page, oldest first.", schema: projectListResponse } },
-    },
-    async (c, { query }) => {
+      request: { params: orgPath, query: listProjectsQuery },
+      responses: { 200: json("One page, oldest first.", projectListResponse) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
       const { db, cursors } = c.get("services");
       const orgId = c.get("orgId");
       const scope = `projects:${orgId}`;
       const rows = await listProjects(db, orgId, afterId(cursors, scope, query.cursor), query.limit);
       const page = pageOf(rows, query.limit, cursors, scope);
-      return c.json({ projects: page.items.map(projectObject), cursor: page.cursor });
+      return c.json({ projects: page.items.map(projectObject), cursor: page.cursor }, 200);
     },
   );
 
-  t.add(
-    {
-      method: "post",
-      path: "/projects",
-      summary: "Create a project (with its main workload)",
-      body: createProjectRequest,
-      idempotent: {},
-      responses: {
-        201: { description: "The new project.", schema: projectSchema },
-        409: { description: "A live project holds the slug, or the slug is `default`." },
+  app.openapi(
+    defineRoute(
+      site,
+      {
+        method: "post",
+        path: "/projects",
+        summary: "Create a project (with its main workload)",
+        request: { params: orgPath, body: jsonBody(createProjectRequest) },
+        responses: {
+          201: json("The new project.", projectSchema),
+          409: { description: "A live project holds the slug, or the slug is `default`." },
+        },
       },
-    },
-    async (c, { body }) => {
-      const project = await createProject(c.get("services"), c.get("orgId"), body.slug, body.name);
-      return c.json(projectObject(project), 201);
+      create,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      return runIdempotently(c, site.security, create, body, async () => {
+        const project = await createProject(c.get("services"), c.get("orgId"), body.slug, body.name);
+        return c.json(projectObject(project), 201);
+      });
     },
   );
 
-  t.add(
-    {
-      method: "post",
-      path: "/projects/default",
-      summary: "Ensure the default project exists",
-      description: "Idempotent: creates the default project and its main workload when absent.",
-      body: ensureDefaultProjectRequest,
-      idempotent: {},
-      responses: { 200: { description: "The default project.", schema: projectSchema } },
-    },
-    async (c) => c.json(projectObject(await ensureDefaultProject(c.get("services"), c.get("orgId")))),
-  );
-
-  t.add(
-    {
-      method: "get",
-      path: "/projects/:slug",
-      summary: "Get a live project by slug",
-      responses: { 200: { description: "The project.", schema: projectSchema } },
-    },
+  app.openapi(
+    defineRoute(
+      site,
+      {
+        method: "post",
+        path: "/projects/default",
+        summary: "Ensure the default project exists",
+        description: "Idempotent: creates the default project and its main workload when absent.",
+        request: { params: orgPath, body: jsonBody(ensureDefaultProjectRequest) },
+        responses: { 200: json("The default project.", projectSchema) },
+      },
+      create,
+    ),
     async (c) =>
-      c.json(
-        projectObject(await findProjectBySlug(c.get("services").db, c.get("orgId"), pathParam(c, "slug"))),
+      runIdempotently(c, site.security, create, c.req.valid("json"), async () =>
+        c.json(projectObject(await ensureDefaultProject(c.get("services"), c.get("orgId"))), 200),
       ),
   );
 
-  t.add(
-    {
-      method: "patch",
-      path: "/projects/:slug",
-      summary: "Rename a project (the slug never changes)",
-      body: renameProjectRequest,
-      responses: { 200: { description: "The renamed project.", schema: projectSchema } },
-    },
-    async (c, { body }) => {
-      const row = await renameProject(c.get("services"), c.get("orgId"), pathParam(c, "slug"), body.name);
-      return c.json(projectObject(row));
+  app.openapi(
+    defineRoute(site, {
+      method: "get",
+      path: "/projects/{slug}",
+      summary: "Get a live project by slug",
+      request: { params: slugPath },
+      responses: { 200: json("The project.", projectSchema) },
+    }),
+    async (c) => {
+      const { db } = c.get("services");
+      return c.json(
+        projectObject(await findProjectBySlug(db, c.get("orgId"), c.req.valid("param").slug)),
+        200,
+      );
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
+      method: "patch",
+      path: "/projects/{slug}",
+      summary: "Rename a project (the slug never changes)",
+      request: { params: slugPath, body: jsonBody(renameProjectRequest) },
+      responses: { 200: json("The renamed project.", projectSchema) },
+    }),
+    async (c) => {
+      const { slug } = c.req.valid("param");
+      const row = await renameProject(c.get("services"), c.get("orgId"), slug, c.req.valid("json").name);
+      return c.json(projectObject(row), 200);
+    },
+  );
+
+  app.openapi(
+    defineRoute(site, {
       method: "delete",
-      path: "/projects/:slug",
+      path: "/projects/{slug}",
       summary: "Soft-delete a project",
       description:
         "Drops out of listings, stops resolving on the gateway, frees the slug; written captures remain.",
+      request: { params: slugPath },
       responses: { 204: { description: "Deleted." } },
-    },
+    }),
     async (c) => {
-      await deleteProject(c.get("services"), c.get("orgId"), pathParam(c, "slug"));
+      await deleteProject(c.get("services"), c.get("orgId"), c.req.valid("param").slug);
       return c.body(null, 204);
     },
   );

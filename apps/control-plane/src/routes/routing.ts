@@ -1,6 +1,7 @@
 import { listCatalogModels } from "@gateway/db";
 import { z } from "zod";
-import { pathParam, type RouteTable } from "../route-registry.ts";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
+import type { Services } from "../services/context.ts";
 import { type RoutingInput, routingChanges } from "../services/routing.ts";
 import {
   catalogModelItem,
@@ -9,6 +10,7 @@ import {
   workloadSchema,
 } from "../services/serialize.ts";
 import { updateWorkload } from "../services/workloads.ts";
+import { orgPath, workloadPath } from "./path-params.ts";
 import { workloadName } from "./workloads.ts";
 
 const modelId = z
@@ -45,48 +47,59 @@ const routingErrors = {
   422: { description: "model_id is not an active catalog model; nothing changed." },
 };
 
+/** A workload's routing change, checked against the catalog in the update's transaction. */
+const update = (
+  services: Services,
+  orgId: string,
+  { project_id, workload_id }: z.output<typeof workloadPath>,
+  input: RoutingInput,
+) =>
+  updateWorkload(services, orgId, project_id, workload_id, (current, tx) =>
+    routingChanges(tx, current, input),
+  );
+
 /** /admin/v1/orgs/:org_id: the catalog as customers see it, and the routing dial of a workload. */
-export function registerRouting(t: RouteTable) {
-  t.add(
-    {
+export function registerRouting(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/models",
       summary: "List the catalog models that can be routed to",
       description: "The active catalog models: the same ids as the gateway's GET /v1/models.",
-      responses: { 200: { description: "Catalog model items (admin shape).", schema: modelListResponse } },
+      request: { params: orgPath },
+      responses: { 200: json("Catalog model items (admin shape).", modelListResponse) },
+    }),
+    async (c) => {
+      const models = await listCatalogModels(c.get("services").db, { activeOnly: true });
+      return c.json(models.map(catalogModelItem), 200);
     },
-    async (c) =>
-      c.json((await listCatalogModels(c.get("services").db, { activeOnly: true })).map(catalogModelItem)),
   );
 
-  const update = (c: Parameters<Parameters<RouteTable["add"]>[1]>[0], input: RoutingInput) =>
-    updateWorkload(
-      c.get("services"),
-      c.get("orgId"),
-      pathParam(c, "project_id"),
-      pathParam(c, "workload_id"),
-      (current, tx) => routingChanges(tx, current, input),
-    );
-
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "put",
-      path: "/projects/:project_id/workloads/:workload_id/route",
+      path: "/projects/{project_id}/workloads/{workload_id}/route",
       summary: "Set or clear a workload's route",
-      body: putRouteRequest,
-      responses: { 200: { description: "The workload.", schema: workloadSchema }, ...routingErrors },
+      request: { params: workloadPath, body: jsonBody(putRouteRequest) },
+      responses: { 200: json("The workload.", workloadSchema), ...routingErrors },
+    }),
+    async (c) => {
+      const row = await update(c.get("services"), c.get("orgId"), c.req.valid("param"), c.req.valid("json"));
+      return c.json(workloadObject(row), 200);
     },
-    async (c, { body }) => c.json(workloadObject(await update(c, body))),
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "patch",
-      path: "/projects/:project_id/workloads/:workload_id",
+      path: "/projects/{project_id}/workloads/{workload_id}",
       summary: "Change a workload's route, dial, capture or name",
-      body: patchAdminWorkloadRequest,
-      responses: { 200: { description: "The workload.", schema: workloadSchema }, ...routingErrors },
+      request: { params: workloadPath, body: jsonBody(patchAdminWorkloadRequest) },
+      responses: { 200: json("The workload.", workloadSchema), ...routingErrors },
+    }),
+    async (c) => {
+      const row = await update(c.get("services"), c.get("orgId"), c.req.valid("param"), c.req.valid("json"));
+      return c.json(workloadObject(row), 200);
     },
-    async (c, { body }) => c.json(workloadObject(await update(c, body))),
   );
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { pathParam, type RouteTable } from "../route-registry.ts";
+import { type IdempotentCreate, runIdempotently } from "../idempotency.ts";
+import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 import { workloadObject, workloadSchema } from "../services/serialize.ts";
 import { createWorkload, deleteWorkload, listWorkloads, updateWorkload } from "../services/workloads.ts";
+import { projectPath, workloadPath } from "./path-params.ts";
 
 export const workloadName = z
   .string()
@@ -16,84 +18,87 @@ const patchWorkloadRequest = z.strictObject({
   name: workloadName.optional(),
   capture_enabled: z.boolean().optional(),
 });
-const workloadListResponse = z.object({ workloads: z.array(workloadSchema) });
+const create: IdempotentCreate = {};
+const workloadListResponse = z.strictObject({ workloads: z.array(workloadSchema) });
 
 /** /customer/v1/orgs/:org_id/projects/:project_id/workloads */
-export function registerWorkloads(t: RouteTable) {
-  t.add(
-    {
+export function registerWorkloads(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
       path: "/workloads",
       summary: "List the project's workloads",
-      responses: {
-        200: { description: "Oldest first; exactly one is_default.", schema: workloadListResponse },
-      },
-    },
+      request: { params: projectPath },
+      responses: { 200: json("Oldest first; exactly one is_default.", workloadListResponse) },
+    }),
     async (c) => {
-      const rows = await listWorkloads(c.get("services").db, c.get("orgId"), pathParam(c, "project_id"));
-      return c.json({ workloads: rows.map(workloadObject) });
+      const { db } = c.get("services");
+      const rows = await listWorkloads(db, c.get("orgId"), c.req.valid("param").project_id);
+      return c.json({ workloads: rows.map(workloadObject) }, 200);
     },
   );
 
-  t.add(
-    {
-      method: "post",
-      path: "/workloads",
-      summary: "Create a workload",
-      body: createWorkloadRequest,
-      idempotent: {},
-      responses: {
-        201: { description: "The new workload.", schema: workloadSchema },
-        409: { description: "The name is taken in this project." },
+  app.openapi(
+    defineRoute(
+      site,
+      {
+        method: "post",
+        path: "/workloads",
+        summary: "Create a workload",
+        request: { params: projectPath, body: jsonBody(createWorkloadRequest) },
+        responses: {
+          201: json("The new workload.", workloadSchema),
+          409: { description: "The name is taken in this project." },
+        },
       },
-    },
-    async (c, { body }) => {
-      const row = await createWorkload(c.get("services"), c.get("orgId"), pathParam(c, "project_id"), {
-        name: body.name,
-        captureEnabled: body.capture_enabled ?? true,
+      create,
+    ),
+    async (c) => {
+      const body = c.req.valid("json");
+      return runIdempotently(c, site.security, create, body, async () => {
+        const row = await createWorkload(c.get("services"), c.get("orgId"), c.req.valid("param").project_id, {
+          name: body.name,
+          captureEnabled: body.capture_enabled ?? true,
+        });
+        return c.json(workloadObject(row), 201);
       });
-      return c.json(workloadObject(row), 201);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "patch",
-      path: "/workloads/:workload_id",
+      path: "/workloads/{workload_id}",
       summary: "Rename a workload or switch its capture",
-      body: patchWorkloadRequest,
+      request: { params: workloadPath, body: jsonBody(patchWorkloadRequest) },
       responses: {
-        200: { description: "The workload.", schema: workloadSchema },
+        200: json("The workload.", workloadSchema),
         409: { description: "The new name is taken in this project." },
       },
-    },
-    async (c, { body }) => {
-      const row = await updateWorkload(
-        c.get("services"),
-        c.get("orgId"),
-        pathParam(c, "project_id"),
-        pathParam(c, "workload_id"),
-        () => ({ name: body.name, captureEnabled: body.capture_enabled }),
-      );
-      return c.json(workloadObject(row));
+    }),
+    async (c) => {
+      const { project_id, workload_id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const row = await updateWorkload(c.get("services"), c.get("orgId"), project_id, workload_id, () => ({
+        name: body.name,
+        captureEnabled: body.capture_enabled,
+      }));
+      return c.json(workloadObject(row), 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "delete",
-      path: "/workloads/:workload_id",
+      path: "/workloads/{workload_id}",
       summary: "Delete a workload",
       description: "Its captures remain. The default workload cannot be deleted.",
+      request: { params: workloadPath },
       responses: { 204: { description: "Deleted." }, 409: { description: "It is the default workload." } },
-    },
+    }),
     async (c) => {
-      await deleteWorkload(
-        c.get("services"),
-        c.get("orgId"),
-        pathParam(c, "project_id"),
-        pathParam(c, "workload_id"),
-      );
+      const { project_id, workload_id } = c.req.valid("param");
+      await deleteWorkload(c.get("services"), c.get("orgId"), project_id, workload_id);
       return c.body(null, 204);
     },
   );

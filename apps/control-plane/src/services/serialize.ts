@@ -14,12 +14,13 @@ import { z } from "zod";
 /**
  * Wire shapes of the interface's resources and the functions that build them from rows. The
  * schemas are what the OpenAPI document publishes; typing each serializer with its schema keeps
- * the two from drifting apart.
+ * the two from drifting apart. Every object is strict, so the document closes it
+ * (`additionalProperties: false`) and the response test refuses a field sent without its schema.
  */
 
 const timestamp = z.iso.datetime().meta({ description: "ISO 8601 UTC timestamp" });
 
-export const apiKeyMetadataSchema = z.object({
+export const apiKeyMetadataSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `api_key_`; safe to log." }),
   name: z.string().nullable(),
   obfuscated_value: z.string().meta({ description: "`sk_` + masked middle + last four characters." }),
@@ -39,7 +40,7 @@ export function apiKeyMetadata(k: ApiKeyRow): z.infer<typeof apiKeyMetadataSchem
   };
 }
 
-export const apiKeyCreatedSchema = z.object({
+export const apiKeyCreatedSchema = z.strictObject({
   value: z
     .string()
     .nullable()
@@ -51,13 +52,13 @@ export const apiKeyCreatedSchema = z.object({
   metadata: apiKeyMetadataSchema,
 });
 
-export const projectSchema = z.object({
+export const projectSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `proj_`." }),
   org_id: z.string(),
   slug: z.string().meta({ description: "Immutable; unique among the org's live projects." }),
   name: z.string(),
   created_at: timestamp,
-  settings: z.object({}).meta({ description: "Reserved; empty." }),
+  settings: z.strictObject({}).meta({ description: "Reserved; empty." }),
   deleted_at: timestamp.nullable(),
 });
 
@@ -73,7 +74,7 @@ export function projectObject(p: ProjectRow): z.infer<typeof projectSchema> {
   };
 }
 
-export const workloadSchema = z.object({
+export const workloadSchema = z.strictObject({
   id: z.string().meta({ description: "Prefix `usp_`." }),
   project_id: z.string(),
   name: z.string(),
@@ -99,7 +100,7 @@ export function workloadObject(w: WorkloadRow): z.infer<typeof workloadSchema> {
   };
 }
 
-export const captureListItemSchema = z.object({
+export const captureListItemSchema = z.strictObject({
   key: z.string(),
   request_id: z.string(),
   uploaded: timestamp,
@@ -119,14 +120,14 @@ export function captureListItem(row: CaptureIndexRow): z.infer<typeof captureLis
   };
 }
 
-export const orgSchema = z.object({ id: z.string(), name: z.string(), created_at: timestamp });
+export const orgSchema = z.strictObject({ id: z.string(), name: z.string(), created_at: timestamp });
 
 export function orgObject(o: OrgRow): z.infer<typeof orgSchema> {
   return { id: o.id, name: o.name, created_at: o.createdAt.toISOString() };
 }
 
 /** The admin list item of a catalog model: public fields only, no deployment detail. */
-export const catalogModelItemSchema = z.object({
+export const catalogModelItemSchema = z.strictObject({
   id: z.string(),
   display_name: z.string(),
   active: z.boolean(),
@@ -137,7 +138,7 @@ export function catalogModelItem(m: CatalogModelRow): z.infer<typeof catalogMode
   return { id: m.id, display_name: m.displayName, active: m.active, created_at: m.createdAt.toISOString() };
 }
 
-export const scopeLimitsSchema = z.object({
+export const scopeLimitsSchema = z.strictObject({
   scope: z.enum(limitScopes),
   scope_id: z
     .string()

@@ -1,3 +1,4 @@
+import type { UnpricedReason } from "@gateway/contracts";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { calls } from "../schema/calls.ts";
@@ -7,7 +8,7 @@ export interface CallCost {
   org_id: string;
   request_id: string;
   pricing_status: "priced" | "unpriced";
-  unpriced_reason: string | null;
+  unpriced_reason: UnpricedReason | null;
   customer_cost_usd: number | null;
   cost_categories: {
     uncached_input_usd: number | null;

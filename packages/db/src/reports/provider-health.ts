@@ -1,10 +1,11 @@
+import type { ProviderLabel } from "@gateway/contracts";
 import type { Db } from "../client.ts";
 import { ratio } from "./format.ts";
 import { problemCalls, type TimeWindow, windowTotals } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
 interface ProviderHealthEntry {
-  provider: string;
+  provider: ProviderLabel;
   workload: string;
   model: string | null;
   request_count: number;

@@ -1,3 +1,4 @@
+import type { ProviderLabel } from "@gateway/contracts";
 import { asc, inArray } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { catalogDeployments } from "../schema/catalog.ts";
@@ -9,7 +10,7 @@ export interface RoutingStatusEntry {
   environment: string | null;
   route_mode: "primary" | "gateway" | "passthrough";
   active_traffic_pct: number;
-  provider_label: string | null;
+  provider_label: ProviderLabel | null;
   model: string | null;
   updated_at: string;
 }
@@ -37,7 +38,7 @@ export async function routingStatus(db: Db, projectId: string): Promise<RoutingS
           .from(catalogDeployments)
           .where(inArray(catalogDeployments.modelId, routed))
           .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
-  const labelOf = new Map<string, string>();
+  const labelOf = new Map<string, ProviderLabel>();
   for (const d of deployments) if (!labelOf.has(d.modelId)) labelOf.set(d.modelId, d.providerLabel);
   return workloads.map((w) => {
     const { mode, active } = routeMode(w.routeModelId ? w.routeTrafficPct : 0);

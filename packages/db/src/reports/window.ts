@@ -1,3 +1,4 @@
+import type { ProviderLabel } from "@gateway/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { isError, isFailing, measureColumns, measureSums } from "../costing/measures.ts";
@@ -28,7 +29,10 @@ interface Totals {
   customerCostUsd: string;
 }
 
-export type GroupTotals<D extends WindowDim> = Record<D, string> & Totals;
+/** A group's key: its `provider_label` is one of the labels the gateway writes its calls with. */
+type DimValues = { [K in WindowDim]: K extends "provider_label" ? ProviderLabel : string };
+
+export type GroupTotals<D extends WindowDim> = Pick<DimValues, D> & Totals;
 
 const hourMs = 3_600_000;
 
@@ -128,7 +132,7 @@ export async function windowTotals<D extends WindowDim>(
       pricedRequests: toCount(row.priced_requests),
       customerCostUsd: toDecimalText(row.customer_cost_usd),
     };
-    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Record<D, string>;
+    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Pick<DimValues, D>;
     return { ...keys, ...totals };
   });
 }
@@ -175,7 +179,7 @@ export async function problemCalls<D extends WindowDim>(
   );
   const groups = new Map<string, ProblemSummary<D>>();
   for (const row of rows) {
-    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Record<D, string>;
+    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Pick<DimValues, D>;
     const id = JSON.stringify(dims.map((d) => keys[d]));
     let group = groups.get(id);
     if (!group) {

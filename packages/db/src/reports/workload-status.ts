@@ -1,3 +1,4 @@
+import type { ProviderLabel } from "@gateway/contracts";
 import type { Db } from "../client.ts";
 import { ratio, spaceTimestamp } from "./format.ts";
 import { problemCalls, type TimeWindow, windowTotals } from "./window.ts";
@@ -8,14 +9,14 @@ export interface WorkloadStatus {
   display_name: string;
   status: "healthy" | "degraded" | "idle";
   /** Dominant observed provider label; null when idle (nothing observed). */
-  mode: string | null;
+  mode: ProviderLabel | null;
   declared: { routed: "pin" | "steer" | "none"; split_pct: number };
   requests: number;
   route_shares: { primary: number; gateway: number; fallback: number };
   error_rate: number;
   last_error_at: string | null;
   example_request_ids: string[];
-  served_models: { model: string | null; provider_label: string; requests: number; share: number }[];
+  served_models: { model: string | null; provider_label: ProviderLabel; requests: number; share: number }[];
   rerouted_pct: number;
 }
 
@@ -35,8 +36,11 @@ export async function workloadStatuses(db: Db, window: TimeWindow): Promise<Work
     const sum = (pick: (r: (typeof mine)[number]) => number) => mine.reduce((n, r) => n + pick(r), 0);
     const requests = sum((r) => r.requests);
     const byRoute = (route: string) => sum((r) => (r.route === route ? r.requests : 0));
-    const byLabel = new Map<string, number>();
-    const byModel = new Map<string, { model: string | null; provider_label: string; requests: number }>();
+    const byLabel = new Map<ProviderLabel, number>();
+    const byModel = new Map<
+      string,
+      { model: string | null; provider_label: ProviderLabel; requests: number }
+    >();
     for (const r of mine) {
       byLabel.set(r.provider_label, (byLabel.get(r.provider_label) ?? 0) + r.requests);
       const id = JSON.stringify([r.model, r.provider_label]);

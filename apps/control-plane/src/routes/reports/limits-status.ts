@@ -2,28 +2,30 @@ import { limitsEntry } from "@gateway/contracts";
 import { type LimitsStatusEntry, limitsStatus } from "@gateway/db";
 import type { LimitStore, ScopeUse } from "@gateway/limits";
 import { z } from "zod";
-import type { RouteTable } from "../../route-registry.ts";
+import { defineRoute, json, type RouteApp, type RouteSite } from "../../openapi.ts";
 import { windowBounds, windowParam } from "../../services/report-window.ts";
+import { projectPath } from "../path-params.ts";
 import { reportProject } from "./project-reports.ts";
 import { limitsStatusRecord } from "./schemas.ts";
 
 const limitsStatusQuery = z.strictObject({ window: windowParam("1h", "24h") });
 
 /** GET /admin/v1/orgs/:org_id/projects/:project_id/limits-status */
-export function registerLimitsStatus(t: RouteTable) {
-  t.add(
-    {
+export function registerLimitsStatus(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/projects/:project_id/limits-status",
+      path: "/projects/{project_id}/limits-status",
       summary: "Limits status",
       description:
         "The limits of the project, its workloads and the org's keys that have some, with current use, each " +
         "budget's priced spend in its period, and the calls each refused in the window (default 1h, at most 24h).",
-      query: limitsStatusQuery,
-      responses: { 200: { description: "Limits-status record.", schema: limitsStatusRecord } },
-    },
-    async (c, { query }) => {
-      const project = await reportProject(c);
+      request: { params: projectPath, query: limitsStatusQuery },
+      responses: { 200: json("Limits-status record.", limitsStatusRecord) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const project = await reportProject(c, c.req.valid("param").project_id);
       const { db, limits } = c.get("services");
       const now = new Date();
       const { start, end } = windowBounds(query.window, now);
@@ -33,25 +35,28 @@ export function registerLimitsStatus(t: RouteTable) {
         now,
       );
       const use = await useOf(limits, entries);
-      return c.json({
-        project_id: project.id,
-        window: query.window,
-        window_start: start.toISOString(),
-        window_end: end.toISOString(),
-        scopes: entries.map((e, i) => {
-          const u = use[i];
-          const { requests_per_minute: rpm, tokens_per_minute: tpm, max_concurrent: concurrent } = e.limits;
-          return {
-            ...e,
-            use: {
-              requests_per_minute: u && rpm !== null ? u.requests : null,
-              tokens_per_minute: u && tpm !== null ? u.tokens : null,
-              concurrent: u && concurrent !== null ? u.concurrent : null,
-            },
-          };
-        }),
-        generated_at: new Date().toISOString(),
-      });
+      return c.json(
+        {
+          project_id: project.id,
+          window: query.window,
+          window_start: start.toISOString(),
+          window_end: end.toISOString(),
+          scopes: entries.map((e, i) => {
+            const u = use[i];
+            const { requests_per_minute: rpm, tokens_per_minute: tpm, max_concurrent: concurrent } = e.limits;
+            return {
+              ...e,
+              use: {
+                requests_per_minute: u && rpm !== null ? u.requests : null,
+                tokens_per_minute: u && tpm !== null ? u.tokens : null,
+                concurrent: u && concurrent !== null ? u.concurrent : null,
+              },
+            };
+          }),
+          generated_at: new Date().toISOString(),
+        },
+        200,
+      );
     },
   );
 }

@@ -10,9 +10,10 @@ import {
 import type { Context } from "hono";
 import { z } from "zod";
 import { notFound } from "../../errors.ts";
-import type { RouteTable } from "../../route-registry.ts";
+import { defineRoute, json, type RouteApp, type RouteSite } from "../../openapi.ts";
 import type { AppEnv } from "../../services/context.ts";
 import { windowBounds, windowParam } from "../../services/report-window.ts";
+import { projectPath } from "../path-params.ts";
 import { compactLines } from "./compact-lines.ts";
 import {
   compactStatusRecord,
@@ -45,124 +46,134 @@ const usageSummaryQuery = z.strictObject({
 });
 
 /** The org's live project from `:project_id`, or 404. */
-export async function reportProject(c: Context<AppEnv>) {
-  const project = await findLiveProject(
-    c.get("services").db,
-    c.get("orgId"),
-    c.req.param("project_id") ?? "",
-  );
+export async function reportProject(c: Context<AppEnv>, projectId: string) {
+  const project = await findLiveProject(c.get("services").db, c.get("orgId"), projectId);
   if (!project) throw notFound("Project");
   return project;
 }
 
 /** Read-only reports under /admin/v1/orgs/:org_id/projects/:project_id. */
-export function registerProjectReports(t: RouteTable) {
-  t.add(
-    {
+export function registerProjectReports(app: RouteApp, site: RouteSite) {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/projects/:project_id/routing-status",
+      path: "/projects/{project_id}/routing-status",
       summary: "Routing status",
       description: "Each workload's declared route; route_mode follows active_traffic_pct.",
-      responses: { 200: { description: "Routing-status record.", schema: routingStatusRecord } },
-    },
+      request: { params: projectPath },
+      responses: { 200: json("Routing-status record.", routingStatusRecord) },
+    }),
     async (c) => {
-      const project = await reportProject(c);
-      return c.json(await routingRecord(c, project.id));
+      const project = await reportProject(c, c.req.valid("param").project_id);
+      return c.json(await routingRecord(c, project.id), 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/projects/:project_id/provider-health",
+      path: "/projects/{project_id}/provider-health",
       summary: "Provider health",
       description: "Per provider, workload and model over the window (default 30m, at most 24h).",
-      query: healthQuery,
-      responses: { 200: { description: "Provider-health record.", schema: providerHealthRecord } },
-    },
-    async (c, { query }) => {
-      const project = await reportProject(c);
-      return c.json(await healthRecord(c, project.id, query.window));
+      request: { params: projectPath, query: healthQuery },
+      responses: { 200: json("Provider-health record.", providerHealthRecord) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const project = await reportProject(c, c.req.valid("param").project_id);
+      return c.json(await healthRecord(c, project.id, query.window), 200);
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/projects/:project_id/status",
+      path: "/projects/{project_id}/status",
       summary: "Compact status",
       description: "Lines to print as they are, plus the routing-status and provider-health records.",
-      query: healthQuery,
-      responses: { 200: { description: "Compact-status record.", schema: compactStatusRecord } },
-    },
-    async (c, { query }) => {
-      const project = await reportProject(c);
+      request: { params: projectPath, query: healthQuery },
+      responses: { 200: json("Compact-status record.", compactStatusRecord) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const project = await reportProject(c, c.req.valid("param").project_id);
       const [routing, health] = await Promise.all([
         routingRecord(c, project.id),
         healthRecord(c, project.id, query.window),
       ]);
-      return c.json({
-        project_id: project.id,
-        lines: compactLines(routing, health),
-        routing,
-        health,
-        generated_at: new Date().toISOString(),
-      });
+      return c.json(
+        {
+          project_id: project.id,
+          lines: compactLines(routing, health),
+          routing,
+          health,
+          generated_at: new Date().toISOString(),
+        },
+        200,
+      );
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/projects/:project_id/workload-status",
+      path: "/projects/{project_id}/workload-status",
       summary: "Workload status",
       description:
         "Observed health, mode and route shares next to the declared route (window default and max 24h).",
-      query: workloadStatusQuery,
-      responses: { 200: { description: "Workload-status record.", schema: workloadStatusRecord } },
-    },
-    async (c, { query }) => {
-      const project = await reportProject(c);
+      request: { params: projectPath, query: workloadStatusQuery },
+      responses: { 200: json("Workload-status record.", workloadStatusRecord) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const project = await reportProject(c, c.req.valid("param").project_id);
       const { start, end } = windowBounds(query.window, new Date());
       const workloads = await workloadStatuses(c.get("services").db, { projectId: project.id, start, end });
-      return c.json({
-        project_id: project.id,
-        window: query.window,
-        window_start: start.toISOString(),
-        window_end: end.toISOString(),
-        workloads,
-        workload_count: workloads.length,
-        generated_at: new Date().toISOString(),
-      });
+      return c.json(
+        {
+          project_id: project.id,
+          window: query.window,
+          window_start: start.toISOString(),
+          window_end: end.toISOString(),
+          workloads,
+          workload_count: workloads.length,
+          generated_at: new Date().toISOString(),
+        },
+        200,
+      );
     },
   );
 
-  t.add(
-    {
+  app.openapi(
+    defineRoute(site, {
       method: "get",
-      path: "/projects/:project_id/usage-summary",
+      path: "/projects/{project_id}/usage-summary",
       summary: "Usage summary",
       description: "Tokens, cost and error rate per group (window default 7d, at most 30d).",
-      query: usageSummaryQuery,
-      responses: { 200: { description: "Usage-summary record.", schema: usageSummaryRecord } },
-    },
-    async (c, { query }) => {
-      const project = await reportProject(c);
+      request: { params: projectPath, query: usageSummaryQuery },
+      responses: { 200: json("Usage-summary record.", usageSummaryRecord) },
+    }),
+    async (c) => {
+      const query = c.req.valid("query");
+      const project = await reportProject(c, c.req.valid("param").project_id);
       const { start, end } = windowBounds(query.window, new Date());
       const groups = await usageSummaryGroups(
         c.get("services").db,
         { projectId: project.id, start, end },
         query.group_by,
       );
-      return c.json({
-        project_id: project.id,
-        window: query.window,
-        window_start: start.toISOString(),
-        window_end: end.toISOString(),
-        group_by: query.group_by,
-        groups,
-        generated_at: new Date().toISOString(),
-      });
+      return c.json(
+        {
+          project_id: project.id,
+          window: query.window,
+          window_start: start.toISOString(),
+          window_end: end.toISOString(),
+          group_by: query.group_by,
+          groups,
+          generated_at: new Date().toISOString(),
+        },
+        200,
+      );
     },
   );
 }
