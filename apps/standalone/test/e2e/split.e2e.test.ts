@@ -465,7 +465,8 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       blobs.close();
       console.log(
         `capture-writer killed: ${errors.length} gateway errors, ${ok.length - captures.distinct} lost, ` +
-          `${captures.n - captures.distinct} duplicated, ${partial} partial of ${ok.length} captures`,
+          `${captures.n - captures.distinct} duplicated, ${partial} partial of ${ok.length} captures` +
+          (errors.length > 0 ? `; first errors: ${errors.slice(0, 3).join(" | ")}` : ""),
       );
       expect(errors).toEqual([]);
       expect(captures).toEqual({ n: ok.length, distinct: ok.length });
