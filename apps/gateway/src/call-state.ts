@@ -15,7 +15,7 @@ import type { Lease } from "@gateway/limits";
 import type { EndpointSpec } from "@gateway/providers";
 import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
 import type { CallTrace } from "./call-trace.ts";
-import { withCapture } from "./capture-fit.ts";
+import { fitCapture } from "./capture-fit.ts";
 import type { Caller } from "./resolve-caller.ts";
 
 /** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
@@ -160,7 +160,7 @@ export function accessFields(call: CallState) {
 
 /**
  * The `gateway.calls.v1` event for a call that resolved to a workload, no larger than
- * `maxEventBytes` of JSON: a capture too large for the bus is cut to fit (`withCapture`).
+ * `maxEventBytes` of JSON: a capture too large for the bus is cut to fit (`fitCapture`).
  */
 export function callEvent(
   call: CallState,
@@ -205,5 +205,6 @@ export function callEvent(
     answer: call.answer?.bytes() ?? Buffer.alloc(0),
     answerOmitted: call.answer?.omitted ?? 0,
   };
-  return withCapture(event, parts, maxEventBytes);
+  const cut = fitCapture(event, parts, maxEventBytes);
+  return { event, cut };
 }

@@ -44,37 +44,32 @@ function keptWithin(body: Buffer, encodedBytes: number, budget: number): number 
 }
 
 /**
- * `event` with its capture, whole when the event fits in `maxBytes` of JSON (the bus's largest
- * message), else with its bodies cut so that it does: the call's record (status, usage, cost)
- * must reach the consumers even when its bodies cannot, and the capture says what it left out
- * (`*_body_omitted_bytes`). The room the rest of the event leaves goes to the two bodies, half
- * each, a body that needs less than its half giving the rest to the other. Only an event that can
- * come near the limit is measured: JSON writes a byte as at most 6 characters, so the bodies'
- * length times 6 bounds it.
+ * Sets `event.capture`: whole when the event fits in `maxBytes` of JSON (the bus's largest
+ * message), else with its bodies cut so that it does, and says whether it cut: the call's record
+ * (status, usage, cost) must reach the consumers even when its bodies cannot, and the capture says
+ * what it left out (`*_body_omitted_bytes`). The room the rest of the event leaves goes to the two
+ * bodies, half each, a body that needs less than its half giving the rest to the other. Only an
+ * event that can come near the limit is measured: JSON writes a byte as at most 6 characters, so
+ * the bodies' length times 6 bounds it.
  */
-export function withCapture(
-  event: CallEvent,
-  parts: CaptureParts,
-  maxBytes: number,
-): { event: CallEvent; cut: boolean } {
-  const whole: CallEvent = { ...event, capture: captureOf(parts, parts.request.length, parts.answer.length) };
-  if ((parts.request.length + parts.answer.length) * 6 + slackBytes <= maxBytes)
-    return { event: whole, cut: false };
-  if (jsonBytes(whole) <= maxBytes) return { event: whole, cut: false };
+export function fitCapture(event: CallEvent, parts: CaptureParts, maxBytes: number): boolean {
+  const whole = captureOf(parts, parts.request.length, parts.answer.length);
+  event.capture = whole;
+  if ((parts.request.length + parts.answer.length) * 6 + slackBytes <= maxBytes) return false;
+  if (jsonBytes(event) <= maxBytes) return false;
 
-  const bare: CallEvent = { ...event, capture: captureOf(parts, 0, 0) };
-  const room = maxBytes - jsonBytes(bare) - slackBytes;
-  const requestBytes = jsonBytes(whole.capture!.request_body.data);
-  const answerBytes = jsonBytes(whole.capture!.response_body.data);
+  event.capture = captureOf(parts, 0, 0);
+  const bare = event.capture;
+  const room = maxBytes - jsonBytes(event) - slackBytes;
+  const requestBytes = jsonBytes(whole.request_body.data);
+  const answerBytes = jsonBytes(whole.response_body.data);
   const requestBudget = Math.max(Math.min(requestBytes, room / 2), room - answerBytes);
-  const fitted: CallEvent = {
-    ...event,
-    capture: captureOf(
-      parts,
-      keptWithin(parts.request, requestBytes, requestBudget),
-      keptWithin(parts.answer, answerBytes, room - requestBudget),
-    ),
-  };
+  event.capture = captureOf(
+    parts,
+    keptWithin(parts.request, requestBytes, requestBudget),
+    keptWithin(parts.answer, answerBytes, room - requestBudget),
+  );
   // a body whose first part escapes more than its average can still be over: then none is kept
-  return { event: jsonBytes(fitted) <= maxBytes ? fitted : bare, cut: true };
+  if (jsonBytes(event) > maxBytes) event.capture = bare;
+  return true;
 }

@@ -1,7 +1,14 @@
 import { type CallEvent, callEventSchema } from "@gateway/contracts";
 import { testCallEvent } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
-import { type CaptureParts, withCapture } from "../src/capture-fit.ts";
+import { type CaptureParts, fitCapture } from "../src/capture-fit.ts";
+
+/** The event with its capture fitted to `maxBytes`, and whether it was cut. */
+function withCapture(event: CallEvent, parts: CaptureParts, maxBytes: number) {
+  const fitted = { ...event };
+  const cut = fitCapture(fitted, parts, maxBytes);
+  return { event: fitted, cut };
+}
 
 const bytesOf = (event: CallEvent) => Buffer.byteLength(JSON.stringify(event));
 const decoded = (body: { encoding: "utf8" | "base64"; data: string }) =>

@@ -32,7 +32,7 @@ const callCaptureSchema = z.object({
   response_body_omitted_bytes: z.number().int().positive().optional(),
   /**
    * Bytes of the request left out of the capture: only when the event, bodies included, would
-   * not fit the bus's largest message (see the gateway's `withCapture`). Absent when it is whole.
+   * not fit the bus's largest message (see the gateway's `fitCapture`). Absent when it is whole.
    */
   request_body_omitted_bytes: z.number().int().positive().optional(),
 });
