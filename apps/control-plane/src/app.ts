@@ -3,7 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
-import { ApiError, errorResponse, loggableError } from "./errors.ts";
+import { ApiError, asApiError, errorResponse, loggableError } from "./errors.ts";
 import type { RouteApp, RouteSite } from "./openapi.ts";
 import { requestMetrics } from "./request-metrics.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
@@ -95,7 +95,8 @@ export function createControlPlaneApp(services: Services, metrics?: Metrics | nu
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),
   );
   app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error);
+    const known = asApiError(error);
+    if (known) return errorResponse(c, known);
     services.log.error("control-plane request failed", {
       request_id: c.get("requestId"),
       path: c.req.path,

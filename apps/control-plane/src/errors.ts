@@ -3,6 +3,7 @@ import {
   type ControlPlaneErrorCode,
   controlPlaneErrorStatus,
 } from "@gateway/contracts";
+import { isUniqueViolation } from "@gateway/db";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
@@ -17,6 +18,22 @@ export class ApiError extends Error {
     this.code = code;
     this.details = details;
   }
+}
+
+/**
+ * The error an unexpected throw answers as, or null for a 500. A unique violation is a conflict
+ * wherever it comes from: the services check first and answer their own 409, and a concurrent
+ * request that wins the same name, slug or instant between that check and the write ends here.
+ */
+export function asApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (isUniqueViolation(error)) {
+    return new ApiError(
+      "conflict",
+      "A concurrent request took the same name, slug or value first; read the current state and try again.",
+    );
+  }
+  return null;
 }
 
 export const notFound = (what: string) => new ApiError("not_found", `${what} not found.`);

@@ -5,7 +5,6 @@ import {
   findLiveProject,
   findWorkload,
   insertWorkload,
-  isUniqueViolation,
   listProjectWorkloads,
   readLimits,
   type WorkloadChanges,
@@ -61,30 +60,24 @@ export async function updateWorkload(
   compute: (current: WorkloadRow, tx: Db) => Promise<WorkloadChanges> | WorkloadChanges,
 ) {
   const id = await liveProjectId(services.db, orgId, projectId);
-  let after: WorkloadRow;
-  try {
-    after = await services.db.transaction(async (tx) => {
-      const before = await findWorkload(tx, id, workloadId, { lock: true });
-      if (!before) throw notFound("Workload");
-      const changes = await compute(before, tx);
-      if (changes.name !== undefined && changes.name !== before.name) {
-        if (await workloadNameTaken(tx, id, changes.name)) throw duplicateName(changes.name);
-      }
-      const updated = await writeWorkloadChanges(tx, before.id, changes);
-      // Published while the row lock is held, so that concurrent changes to this workload reach
-      // the gateway's cache in the order they commit. The new name goes out before the old one
-      // is dropped, so the workload never vanishes in between. Its limits are read under the same
-      // lock, which a change of the limits takes too, so the entry keeps them.
-      await services.sync.workload(updated, (await readLimits(tx, "workload", updated.id)).limits);
-      if (before.name !== updated.name) await services.sync.removeWorkload(before);
-      return updated;
-    });
-  } catch (error) {
-    // A concurrent rename won the name between our check and our update.
-    if (isUniqueViolation(error)) throw new ApiError("conflict", "That workload name was just taken.");
-    throw error;
-  }
-  return after;
+  // A concurrent rename can win the name between the check and the write: its unique violation
+  // answers 409 through the app's one conflict path (errors.ts, asApiError).
+  return services.db.transaction(async (tx) => {
+    const before = await findWorkload(tx, id, workloadId, { lock: true });
+    if (!before) throw notFound("Workload");
+    const changes = await compute(before, tx);
+    if (changes.name !== undefined && changes.name !== before.name) {
+      if (await workloadNameTaken(tx, id, changes.name)) throw duplicateName(changes.name);
+    }
+    const updated = await writeWorkloadChanges(tx, before.id, changes);
+    // Published while the row lock is held, so that concurrent changes to this workload reach
+    // the gateway's cache in the order they commit. The new name goes out before the old one
+    // is dropped, so the workload never vanishes in between. Its limits are read under the same
+    // lock, which a change of the limits takes too, so the entry keeps them.
+    await services.sync.workload(updated, (await readLimits(tx, "workload", updated.id)).limits);
+    if (before.name !== updated.name) await services.sync.removeWorkload(before);
+    return updated;
+  });
 }
 
 /** Deletes a non-default workload. Its captures and calls stay; they name it by id. */
