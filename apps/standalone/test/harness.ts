@@ -16,7 +16,15 @@ import { inArray } from "drizzle-orm";
 import { parseEnv } from "../src/env.ts";
 import { type Standalone, startStandalone } from "../src/standalone.ts";
 
-export { controlPlaneClient, type Json, keyHash, operatorToken, price } from "@gateway/testkit";
+export {
+  controlPlaneClient,
+  deployment,
+  type Json,
+  keyHash,
+  operatorToken,
+  price,
+  putCatalogModel,
+} from "@gateway/testkit";
 
 export interface Harness extends ControlPlaneSession {
   gateway: Standalone;
@@ -122,31 +130,4 @@ export async function untilCosted(gateway: Standalone, requestIds: string[]): Pr
       ? true
       : undefined;
   }, 10_000);
-}
-
-/** Operator call: create or replace a catalog model and its deployments. */
-export async function putCatalogModel(h: Harness, id: string, body: unknown): Promise<void> {
-  const res = await fetch(`${h.gateway.url}/operator/v1/models/${id}`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${operatorToken}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (res.status !== 200 && res.status !== 201)
-    throw new Error(`catalog put ${res.status}: ${await res.text()}`);
-}
-
-/** A catalog deployment body pointing at a mock, paid with the credential named `credentialEnv`. */
-export function deployment(
-  wireFormat: "messages" | "chat_completions" | "responses",
-  baseUrl: string,
-  upstreamModel: string,
-  credentialEnv: string,
-) {
-  return {
-    provider_label: wireFormat === "messages" ? "provider_a" : "provider_b",
-    wire_format: wireFormat,
-    base_url: baseUrl,
-    upstream_model: upstreamModel,
-    credential_env: credentialEnv,
-  };
 }

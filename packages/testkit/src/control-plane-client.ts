@@ -68,3 +68,30 @@ export const price = {
   cache_read_usd_per_mtok: "0.30",
   output_usd_per_mtok: "15",
 };
+
+/** Operator call: create or replace a catalog model and its deployments. */
+export async function putCatalogModel(
+  session: ControlPlaneSession,
+  id: string,
+  body: unknown,
+): Promise<void> {
+  const res = await session.op("PUT", `/operator/v1/models/${id}`, body);
+  if (res.status !== 200 && res.status !== 201)
+    throw new Error(`catalog put ${res.status}: ${JSON.stringify(res.json)}`);
+}
+
+/** A catalog deployment body pointing at a mock, paid with the credential named `credentialEnv`. */
+export function deployment(
+  wireFormat: "messages" | "chat_completions" | "responses",
+  baseUrl: string,
+  upstreamModel: string,
+  credentialEnv: string,
+) {
+  return {
+    provider_label: wireFormat === "messages" ? "provider_a" : "provider_b",
+    wire_format: wireFormat,
+    base_url: baseUrl,
+    upstream_model: upstreamModel,
+    credential_env: credentialEnv,
+  };
+}

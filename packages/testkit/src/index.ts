@@ -2,11 +2,13 @@ export { plainUsage, testCallEvent } from "./call-event.ts";
 export {
   type ControlPlaneSession,
   controlPlaneClient,
+  deployment,
   firstOrgSession,
   type Json,
   keyHash,
   operatorToken,
   price,
+  putCatalogModel,
 } from "./control-plane-client.ts";
 /** @public testkit's API, for tests to name: what the mocks take as `forcedFaults` */
 export type { Faults } from "./faults.ts";
