@@ -1,4 +1,15 @@
 export { plainUsage, testCallEvent } from "./call-event.ts";
+export {
+  type ControlPlaneSession,
+  controlPlaneClient,
+  deployment,
+  firstOrgSession,
+  type Json,
+  keyHash,
+  operatorToken,
+  price,
+  putCatalogModel,
+} from "./control-plane-client.ts";
 /** @public testkit's API, for tests to name: what the mocks take as `forcedFaults` */
 export type { Faults } from "./faults.ts";
 export { freePort } from "./free-port.ts";

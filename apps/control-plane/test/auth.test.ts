@@ -1,13 +1,14 @@
 import { configKeys } from "@gateway/cache";
 import { apiKeys, testStores } from "@gateway/db";
+import { keyHash } from "@gateway/testkit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, keyHash, startHarness } from "./harness.ts";
+import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
 describe.each(testStores())("control plane: org keys from the config cache (%s)", (store) => {
-  let h: Harness;
+  let h: ControlPlaneHarness;
   beforeAll(async () => {
-    h = await startHarness({ store });
+    h = await startControlPlane({ store });
   });
   afterAll(() => h.close());
 
@@ -15,7 +16,7 @@ describe.each(testStores())("control plane: org keys from the config cache (%s)"
   const newKey = async () => (await h.cp("POST", admin("/api_keys"), {})).json;
   const listWith = async (key: string) => (await h.cp("GET", admin("/projects"), undefined, key)).status;
   const revokeInDatabaseOnly = (id: string) =>
-    h.gateway.internals.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id));
+    h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id));
 
   it("refuses a key on the very next request after its revoke, warm as it was", async () => {
     const { value, metadata } = await newKey();
@@ -32,12 +33,12 @@ describe.each(testStores())("control plane: org keys from the config cache (%s)"
     await revokeInDatabaseOnly(metadata.id);
     expect(await listWith(value)).toBe(200);
     // the cache no longer vouches for it: PostgreSQL answers, and says revoked
-    await h.gateway.cache.delete(configKeys.apiKey(keyHash(value)));
+    await h.cache.delete(configKeys.apiKey(keyHash(value)));
     expect(await listWith(value)).toBe(401);
 
     // a live key missing from the cache (its publication lost) still works, from PostgreSQL
     const missing = await newKey();
-    await h.gateway.cache.delete(configKeys.apiKey(keyHash(missing.value)));
+    await h.cache.delete(configKeys.apiKey(keyHash(missing.value)));
     expect(await listWith(missing.value)).toBe(200);
     expect(await listWith("sk_never_minted")).toBe(401);
   });

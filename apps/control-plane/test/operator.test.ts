@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CatalogModelEntry, configKeys } from "@gateway/cache";
 import { testStores } from "@gateway/db";
+import { type Json, price } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, price, startHarness } from "./harness.ts";
+import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
 const deployment = {
   provider_label: "provider_a",
@@ -15,7 +16,7 @@ const deployment = {
 };
 
 describe.each(testStores())("control plane: operator surface (%s)", (store) => {
-  let h: Harness;
+  let h: ControlPlaneHarness;
   let catalogFile: string;
   beforeAll(async () => {
     catalogFile = join(tmpdir(), `catalog-${process.pid}-${store}.json`);
@@ -34,7 +35,7 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
         ],
       }),
     );
-    h = await startHarness({ store, env: { GATEWAY_CATALOG_FILE: catalogFile } });
+    h = await startControlPlane({ store, catalogFile });
   });
   afterAll(() => h.close());
 
@@ -42,7 +43,7 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
     const res = await h.op("GET", "/operator/v1/models/file-model");
     expect(res.status).toBe(200);
     expect(res.json.deployments.map((d: Json) => d.upstream_model)).toEqual(["up-first", "up-large"]);
-    const entry = await h.gateway.cache.get<CatalogModelEntry>(configKeys.catalogModel("file-model"));
+    const entry = await h.cache.get<CatalogModelEntry>(configKeys.catalogModel("file-model"));
     expect(entry?.deployments.map((d) => d.priority)).toEqual([1, 5]);
     expect(entry?.deployments[0]?.credentialEnv).toBe("GATEWAY_UPSTREAM_KEY_MANAGED_A");
   });

@@ -5,14 +5,15 @@ import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { silentLogger } from "@gateway/contracts";
-import { buildServices, createControlPlaneApp, seedPricesAndQueueRepricing } from "@gateway/control-plane";
 import { callRow, startCostingWorker } from "@gateway/costing-worker";
 import { calls, type DbHandle, openTestDb, priceCallsById, recordCalls, seedPrices } from "@gateway/db";
 import { costingJobs, createInProcessQueue, type JobQueue } from "@gateway/jobs";
-import { plainUsage, testCallEvent } from "@gateway/testkit";
+import { type Json, operatorToken, plainUsage, testCallEvent } from "@gateway/testkit";
 import { inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Json, operatorToken } from "./harness.ts";
+import { createControlPlaneApp } from "../src/app.ts";
+import { buildServices } from "../src/services/build-services.ts";
+import { seedPricesAndQueueRepricing } from "../src/services/price-seed.ts";
 
 const model = "reprice-job-model";
 const repriceJob = costingJobs.repriceModel.name;

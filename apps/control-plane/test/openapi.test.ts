@@ -1,23 +1,25 @@
-import { type ControlPlaneServices, createControlPlaneApp } from "@gateway/control-plane";
+import type { Json } from "@gateway/testkit";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, startHarness } from "./harness.ts";
+import { createControlPlaneApp } from "../src/app.ts";
+import type { Services } from "../src/services/context.ts";
+import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
 /** The routes Hono actually mounts (middleware entries are `ALL`), as `METHOD /path`. */
 function mountedRoutes(): string[] {
   // Building the app touches no service; handlers are never called here.
-  const app = createControlPlaneApp({} as ControlPlaneServices);
+  const app = createControlPlaneApp({} as Services);
   return [
     ...new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`)),
   ].sort();
 }
 
 describe("OpenAPI document and reference page", () => {
-  let h: Harness;
+  let h: ControlPlaneHarness;
   let doc: Json;
   beforeAll(async () => {
-    h = await startHarness();
-    doc = await (await fetch(`${h.gateway.url}/openapi.json`)).json();
+    h = await startControlPlane();
+    doc = await (await fetch(`${h.url}/openapi.json`)).json();
   });
   afterAll(() => h.close());
 
@@ -121,7 +123,7 @@ describe("OpenAPI document and reference page", () => {
   });
 
   it("serves a self-contained HTML reference of every route", async () => {
-    const res = await fetch(`${h.gateway.url}/docs`);
+    const res = await fetch(`${h.url}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
     const page = await res.text();

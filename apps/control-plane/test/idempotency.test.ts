@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { idempotencyKeys, testStores } from "@gateway/db";
+import { type Json, operatorToken } from "@gateway/testkit";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
+import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
 describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (store) => {
-  let h: Harness;
+  let h: ControlPlaneHarness;
   beforeAll(async () => {
-    h = await startHarness({ store });
+    h = await startControlPlane({ store });
   });
   afterAll(() => h.close());
 
@@ -16,7 +17,7 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
 
   /** A POST with `idempotencyKey` (none when null) and the org's key, or `credential`. */
   async function post(path: string, body: unknown, idempotencyKey: string | null, credential = h.apiKey) {
-    const res = await fetch(h.gateway.url + path, {
+    const res = await fetch(h.url + path, {
       method: "POST",
       headers: {
         authorization: `Bearer ${credential}`,
@@ -36,10 +37,9 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     };
   }
   const count = async (path: string, list: string) => ((await h.cp("GET", path)).json[list] as Json[]).length;
-  const stored = (key: string) =>
-    h.gateway.internals.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+  const stored = (key: string) => h.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
   const age = (key: string, by: string) =>
-    h.gateway.internals.db
+    h.db
       .update(idempotencyKeys)
       .set({ createdAt: sql`now() - ${by}::interval` })
       .where(eq(idempotencyKeys.key, key));
@@ -132,7 +132,7 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     const key = randomUUID();
     expect((await post(admin("/api_keys"), { name: "held" }, key)).status).toBe(201);
     // as it was while the first request ran
-    await h.gateway.internals.db
+    await h.db
       .update(idempotencyKeys)
       .set({ status: null, response: null })
       .where(eq(idempotencyKeys.key, key));

@@ -1,16 +1,17 @@
+import { type Json, operatorToken } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
+import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
 /** Input a fuzzer or an attacker sends: every one is a 4xx that says what is wrong, never a 500. */
 describe("control plane: hostile input", () => {
-  let h: Harness;
+  let h: ControlPlaneHarness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startControlPlane();
   });
   afterAll(() => h.close());
 
   const send = async (method: string, path: string, token: string, body?: string) => {
-    const res = await fetch(`${h.gateway.url}${path}`, {
+    const res = await fetch(`${h.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body,
