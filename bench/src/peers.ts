@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { freePort } from "../../packages/testkit/src/free-port.ts";
 import { startChild } from "./children.ts";
 import type { PeerName } from "./config.ts";
@@ -26,14 +26,21 @@ export interface PeerOptions {
 /** The key the client sends as its own OpenAI key; the mock takes any. */
 const upstreamKey = "sk-bench";
 
-function installed(rootDir: string, peer: PeerName, path: string): string {
-  const full = join(rootDir, ".tools/bench-peers", peer, path);
-  if (!existsSync(full)) {
+/** What each peer runs, under .tools/bench-peers/<peer>/. */
+const programs: Record<PeerName, string> = {
+  portkey: "node_modules/@portkey-ai/gateway/build/start-server.js",
+  litellm: "bin/litellm",
+};
+
+/** The peer's program; throws, saying how to install it, when it is not installed. */
+function program(rootDir: string, peer: PeerName): string {
+  const path = join(rootDir, ".tools/bench-peers", peer, programs[peer]);
+  if (!existsSync(path)) {
     throw new Error(
-      `BENCH_PEERS=${peer}: not installed (${full} missing); run: bash bench/peers/install.sh ${peer}`,
+      `BENCH_PEERS=${peer}: not installed (${path} missing); run: bash bench/peers/install.sh ${peer}`,
     );
   }
-  return full;
+  return path;
 }
 
 /**
@@ -41,11 +48,7 @@ function installed(rootDir: string, peer: PeerName, path: string): string {
  * its headers: the provider, and the custom host it forwards to with the client's bearer.
  */
 async function startPortkey(options: PeerOptions): Promise<Target> {
-  const entry = installed(
-    options.rootDir,
-    "portkey",
-    "node_modules/@portkey-ai/gateway/build/start-server.js",
-  );
+  const entry = program(options.rootDir, "portkey");
   const port = await freePort();
   const child = await startChild({
     name: "portkey",
@@ -75,7 +78,7 @@ async function startPortkey(options: PeerOptions): Promise<Target> {
  * (cost map, blog posts and the like) read from the package instead.
  */
 async function startLitellm(options: PeerOptions): Promise<Target> {
-  const litellm = installed(options.rootDir, "litellm", "bin/litellm");
+  const litellm = program(options.rootDir, "litellm");
   const port = await freePort();
   const configPath = join(options.outDir, "litellm.yaml");
   writeFileSync(
@@ -119,16 +122,19 @@ async function startLitellm(options: PeerOptions): Promise<Target> {
   return { name: "litellm", pid: child.pid, baseUrl: `http://127.0.0.1:${port}`, bearer: masterKey };
 }
 
-/** The version installed, for the report: install.sh pins it, but an older install may linger. */
+/**
+ * The version installed, for the report (install.sh pins it, but an older install may linger).
+ * Throws when the peer is not installed, so a run can fail before it starts anything.
+ */
 export function peerVersion(rootDir: string, peer: PeerName): string {
+  const path = program(rootDir, peer);
   try {
     if (peer === "portkey") {
-      const manifest = installed(rootDir, peer, "node_modules/@portkey-ai/gateway/package.json");
+      const manifest = join(dirname(dirname(path)), "package.json");
       return (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
     }
-    const python = installed(rootDir, peer, "bin/python");
     const script = 'import importlib.metadata as m; print(m.version("litellm"))';
-    return execFileSync(python, ["-c", script], { encoding: "utf8" }).trim();
+    return execFileSync(join(dirname(path), "python"), ["-c", script], { encoding: "utf8" }).trim();
   } catch {
     return "(version unknown)";
   }

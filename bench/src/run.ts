@@ -173,6 +173,8 @@ async function main(): Promise<number> {
   const code = revision();
   const clockTicks = clockTicksPerSecond();
   const measurements: Measurement[] = [];
+  // Before anything starts: a peer not installed fails the run here, saying how to install it.
+  const peers = config.peers.map((peer) => `${peer} ${peerVersion(rootDir, peer)}`);
 
   const startRssMb = new Map<TargetName, number>();
   // A failure mid-run still gets a report of what was measured, so latest.md never shows an older run.
@@ -235,7 +237,7 @@ async function main(): Promise<number> {
       clockTicks,
       config,
       startRssMb,
-      peers: config.peers.map((peer) => `${peer} ${peerVersion(rootDir, peer)}`),
+      peers,
       revision: code,
     },
     measurements,
