@@ -139,7 +139,7 @@ export function renderReport(
       `node ${info.node}. ` +
       `Load: autocannon in the bench process, ${config.connections} connections, ` +
       `${config.warmupS} s warm-up + ${config.durationS} s measured per target and scenario, ` +
-      `${config.rounds} round(s), targets alternating. ` +
+      `${config.rounds} round(s), the first target rotating each round. ` +
       (config.stop === "drain"
         ? "Each phase ends after a request count sized to last the duration, so no response is cut off. "
         : "Each phase ends at the duration, closing connections mid-response. ") +
