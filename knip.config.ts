@@ -38,7 +38,8 @@ const config: KnipConfig = {
     },
   },
   // Debian's redis-server (infra/redis.sh installs it): the Redis tests each spawn their own.
-  ignoreBinaries: ["redis-server"],
+  // util-linux's taskset: `BENCH_PIN=1 pnpm bench` pins its processes to cores with it.
+  ignoreBinaries: ["redis-server", "taskset"],
 };
 
 export default config;

@@ -17,21 +17,45 @@ export interface Child {
 
 export interface StartOptions {
   name: string;
-  /** Arguments to this same node binary. */
+  /** The program to run: this same node binary unless said otherwise. */
+  command?: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
   logPath: string;
-  /** Called with all stdout lines so far after each new one; true once the child is ready. */
-  ready: (lines: string[]) => boolean;
+  /**
+   * Called with all stdout lines so far after each new one, true once the child is ready; or a URL
+   * polled until it answers, for a child that says nothing on stdout when it is.
+   */
+  ready: ((lines: string[]) => boolean) | { url: string };
+  /** Run it on this core alone, all its threads (taskset); any core when unset. */
+  core?: number;
   timeoutMs: number;
 }
 
 // Newest last, so stopping goes in reverse: the gateway before the upstream it drains into.
 const running: Child[] = [];
 
+/** Answers once `url` gives any HTTP response, or once `stop()` says to give up. */
+async function pollUntilAnswered(url: string, stop: () => boolean): Promise<void> {
+  while (!stop()) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await sleep(200);
+    }
+  }
+}
+
 export function startChild(options: StartOptions): Promise<Child> {
-  const child = spawn(process.execPath, options.args, {
+  const command = options.command ?? process.execPath;
+  // taskset execs the command, so the pid is the child's own.
+  const [file, args] =
+    options.core === undefined
+      ? [command, options.args]
+      : ["taskset", ["-c", String(options.core), command, ...options.args]];
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -66,13 +90,15 @@ export function startChild(options: StartOptions): Promise<Child> {
         finish(new Error(`${options.name} not ready after ${options.timeoutMs} ms; see ${options.logPath}`)),
       options.timeoutMs,
     );
+    const { ready } = options;
     // Keep reading stdout after ready: a child blocked on a full pipe would stall the benchmark.
     createInterface({ input: child.stdout }).on("line", (line) => {
       log.write(`${line}\n`);
       if (settled) return;
       started.lines.push(line);
-      if (options.ready(started.lines)) finish(null);
+      if (typeof ready === "function" && ready(started.lines)) finish(null);
     });
+    if (typeof ready !== "function") pollUntilAnswered(ready.url, () => settled).then(() => finish(null));
     child.once("exit", (code, signal) =>
       finish(new Error(`${options.name} exited (${signal ?? code}) before ready; see ${options.logPath}`)),
     );

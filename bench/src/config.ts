@@ -1,3 +1,10 @@
+/** Other gateways the bench can measure beside ours, installed by bench/peers/install.sh. */
+const peerNames = ["portkey", "litellm"] as const;
+export type PeerName = (typeof peerNames)[number];
+
+/** BENCH_PIN: the measured targets' core, and the one the load generator and the mock share. */
+export const pinnedCores = { target: 1, load: 0 } as const;
+
 /** Benchmark knobs, all from the environment so `pnpm bench` stays one command. */
 export interface BenchConfig {
   /** Measured window per target and scenario. */
@@ -24,6 +31,13 @@ export interface BenchConfig {
    * call row; or "split", `apps/gateway` alone on Kafka and Redis (see split-gateway.ts).
    */
   gateway: "standalone" | "split";
+  /** Peers measured as targets beside the proxy and the gateway (none by default). */
+  peers: PeerName[];
+  /**
+   * Each measured target on one core of its own, the load generator and the mock on the other,
+   * so targets do not compete with the load for a core (off by default).
+   */
+  pin: boolean;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -50,16 +64,31 @@ function gatewayKind(raw: string | undefined): BenchConfig["gateway"] {
   throw new Error(`BENCH_GATEWAY must be standalone or split, got ${raw}`);
 }
 
+function peerList(raw: string | undefined): PeerName[] {
+  const names = (raw ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  for (const name of names)
+    if (!(peerNames as readonly string[]).includes(name))
+      throw new Error(`BENCH_PEERS: unknown peer ${name} (known: ${peerNames.join(", ")})`);
+  return [...new Set(names)] as PeerName[];
+}
+
+const flag = (raw: string | undefined) => raw === "1" || raw === "true";
+
 export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
   return {
     durationS: positiveNumber(env, "BENCH_DURATION_S", 10),
     warmupS: positiveNumber(env, "BENCH_WARMUP_S", 3),
     connections: Math.round(positiveNumber(env, "BENCH_CONNECTIONS", 50)),
     rounds: Math.round(positiveNumber(env, "BENCH_ROUNDS", 3)),
-    profile: env.BENCH_PROFILE === "1" || env.BENCH_PROFILE === "true",
+    profile: flag(env.BENCH_PROFILE),
     stop: stopMode(env.BENCH_STOP),
     quietWaitS: nonNegativeNumber(env, "BENCH_QUIET_WAIT_S", 10),
     settleMaxS: positiveNumber(env, "BENCH_SETTLE_MAX_S", 60),
     gateway: gatewayKind(env.BENCH_GATEWAY),
+    peers: peerList(env.BENCH_PEERS),
+    pin: flag(env.BENCH_PIN),
   };
 }

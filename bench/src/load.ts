@@ -10,14 +10,16 @@ export interface Scenario {
   body: string;
 }
 
+/** The model every request asks for; peers map it to the mock. */
+export const benchModel = "gpt-5.4-mini";
 const messages = [{ role: "user", content: "hello" }];
 
 export const scenarios: Scenario[] = [
-  { name: "json", body: JSON.stringify({ model: "gpt-5.4-mini", messages }) },
+  { name: "json", body: JSON.stringify({ model: benchModel, messages }) },
   {
     name: "sse",
     body: JSON.stringify({
-      model: "gpt-5.4-mini",
+      model: benchModel,
       messages,
       stream: true,
       stream_options: { include_usage: true },
@@ -25,10 +27,43 @@ export const scenarios: Scenario[] = [
   },
 ];
 
+/**
+ * Whether a response body carries the mock's answer: a completion (json) or a stream of chunks
+ * ending in `[DONE]` (sse) whose text is 4 to 9 of the mock's lowercase words, the first
+ * capitalised, ending in a full stop (packages/testkit/src/mock-text.ts). A target that answers 200
+ * with something else (its own error page, an empty stream) has not done the work.
+ */
+function carriesMockAnswer(scenario: ScenarioName, body: string): boolean {
+  try {
+    let text = "";
+    if (scenario === "json") {
+      text = (JSON.parse(body) as { choices: { message: { content: string } }[] }).choices[0]!.message
+        .content;
+    } else {
+      const data = body
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice("data:".length).trim());
+      if (data.pop() !== "[DONE]") return false;
+      for (const payload of data) {
+        const chunk = JSON.parse(payload) as { choices: { delta?: { content?: string } }[] };
+        text += chunk.choices[0]?.delta?.content ?? "";
+      }
+    }
+    return /^[A-Z][a-z]+( [a-z]+){3,8}\.$/.test(text);
+  } catch {
+    return false;
+  }
+}
+
 export interface LoadOptions {
   baseUrl: string;
   /** The gateway's `sk_` key; the minimal proxy passes any bearer through to the mock. */
   bearer: string;
+  /** More request headers, e.g. a peer's routing headers. */
+  headers?: Record<string, string>;
+  /** Count a response without the mock's answer in autocannon's `mismatches` (costs a parse per response). */
+  checkAnswers?: boolean;
   scenario: Scenario;
   connections: number;
   /** Stop after this long, dropping whatever is in flight then; or after exactly `amount` responses. */
@@ -53,9 +88,13 @@ export async function runLoad(options: LoadOptions): Promise<Result> {
           authorization: `Bearer ${options.bearer}`,
           "x-gateway-upstream-key": "sk-bench",
           "content-type": "application/json",
+          ...options.headers,
         },
         body: options.scenario.body,
         connections: options.connections,
+        ...(options.checkAnswers
+          ? { verifyBody: (body) => carriesMockAnswer(options.scenario.name, String(body)) }
+          : {}),
         ...("amount" in options.until
           ? { amount: Math.max(options.until.amount, options.connections) }
           : { duration: options.until.durationS }),

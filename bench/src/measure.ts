@@ -1,7 +1,7 @@
 /** One measured window: wait for quiet, warm up, settle, load, settle, reading /proc around the load. */
 
 import type { Result } from "autocannon";
-import type { BenchConfig } from "./config.ts";
+import type { BenchConfig, PeerName } from "./config.ts";
 import { type LoadOptions, runLoad, type Scenario, type ScenarioName } from "./load.ts";
 import {
   cpuTicks,
@@ -14,13 +14,15 @@ import {
 } from "./proc-stats.ts";
 import type { Window } from "./profile-summary.ts";
 
-export type TargetName = "proxy" | "gateway";
+export type TargetName = "proxy" | "gateway" | PeerName;
 
 export interface Target {
   name: TargetName;
   pid: number;
   baseUrl: string;
   bearer: string;
+  /** Request headers of its own (a peer's routing), beside the bearer. */
+  headers?: Record<string, string>;
 }
 
 export interface Measurement {
@@ -50,7 +52,7 @@ export interface Measurement {
   peakMb: number;
   non2xx: number;
   errors: number;
-  /** Failures during the discarded warm-up, which fail the run all the same. */
+  /** Failures during the discarded warm-up (non-2xx, errors, answers without the mock's), which fail the run all the same. */
   warmupFailures: number;
   /** Monotonic µs, to cut the gateway's CPU profile to the measured windows. */
   window: Window;
@@ -72,7 +74,10 @@ async function warmUp(
 ): Promise<{ rps: number; failures: number }> {
   if (config.stop === "abort") {
     const result = await load({ durationS: config.warmupS });
-    return { rps: result.requests.total / result.duration, failures: result.non2xx + result.errors };
+    return {
+      rps: result.requests.total / result.duration,
+      failures: result.non2xx + result.errors + result.mismatches,
+    };
   }
   const started = performance.now();
   let amount = config.connections * 10;
@@ -81,7 +86,7 @@ async function warmUp(
   do {
     const result = await load({ amount });
     rps = result.requests.total / result.duration;
-    failures += result.non2xx + result.errors;
+    failures += result.non2xx + result.errors + result.mismatches;
     amount = Math.max(config.connections * 10, Math.round(rps));
   } while (performance.now() - started < config.warmupS * 1000);
   return { rps, failures };
@@ -147,13 +152,15 @@ export async function measure(
   round: number,
   { config, clockTicks, mockPid }: MeasureContext,
 ): Promise<Measurement> {
-  const load = (until: LoadOptions["until"]) =>
+  const load = (until: LoadOptions["until"], checkAnswers = false) =>
     runLoad({
       baseUrl: target.baseUrl,
       bearer: target.bearer,
+      headers: target.headers,
       scenario,
       connections: config.connections,
       until,
+      checkAnswers,
     });
   const settleMaxMs = config.settleMaxS * 1000;
 
@@ -161,7 +168,8 @@ export async function measure(
     config.quietWaitS > 0
       ? await waitForQuiet(clockTicks, quietMaxPct, config.quietWaitS * 1000)
       : { waitedMs: 0, quiet: false };
-  const warmup = await warmUp(load, config);
+  // Only the warm-up checks each answer, so the measured window carries no parsing of the bench's own.
+  const warmup = await warmUp((until) => load(until, true), config);
   await settle(target.pid, settleMaxMs);
   let { rps, failures } = warmup;
   let measured: Phase;

@@ -1,5 +1,5 @@
-/** Renders the measurements as markdown: figures, gateway-to-proxy ratios, machine share, verdict. */
-import type { BenchConfig } from "./config.ts";
+/** Renders the measurements as markdown: figures, ratios to the proxy, machine share, verdict. */
+import { type BenchConfig, pinnedCores } from "./config.ts";
 import type { ScenarioName } from "./load.ts";
 import type { Measurement, TargetName } from "./measure.ts";
 import { type ThreadKind, threadKinds } from "./proc-stats.ts";
@@ -18,12 +18,16 @@ export interface RunInfo {
   /** Git revision of the code measured. */
   revision: string;
   /** Resident memory of each target once started, before any load. */
-  startRssMb: Record<TargetName, number>;
+  startRssMb: ReadonlyMap<TargetName, number>;
+  /** Each peer measured, with its version: "portkey 1.15.2". */
+  peers: string[];
 }
 
+/** A target's figures over the proxy's of the same round and scenario. */
 interface Ratio {
   round: number;
   scenario: ScenarioName;
+  target: TargetName;
   rps: number;
   p50: number;
   p99: number;
@@ -40,19 +44,20 @@ interface Verdict {
 
 function ratios(measurements: Measurement[]): Ratio[] {
   const out: Ratio[] = [];
-  for (const gateway of measurements.filter((m) => m.target === "gateway")) {
+  for (const measured of measurements.filter((m) => m.target !== "proxy")) {
     const proxy = measurements.find(
-      (m) => m.target === "proxy" && m.round === gateway.round && m.scenario === gateway.scenario,
+      (m) => m.target === "proxy" && m.round === measured.round && m.scenario === measured.scenario,
     );
     if (!proxy) continue;
     out.push({
-      round: gateway.round,
-      scenario: gateway.scenario,
-      rps: gateway.rps / proxy.rps,
-      p50: gateway.p50Ms / proxy.p50Ms,
-      p99: gateway.p99Ms / proxy.p99Ms,
-      cpuPerRequest: gateway.cpuUsPerRequest / proxy.cpuUsPerRequest,
-      memory: gateway.peakMb / proxy.peakMb,
+      round: measured.round,
+      scenario: measured.scenario,
+      target: measured.target,
+      rps: measured.rps / proxy.rps,
+      p50: measured.p50Ms / proxy.p50Ms,
+      p99: measured.p99Ms / proxy.p99Ms,
+      cpuPerRequest: measured.cpuUsPerRequest / proxy.cpuUsPerRequest,
+      memory: measured.peakMb / proxy.peakMb,
     });
   }
   return out;
@@ -64,15 +69,16 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Per scenario, the median of each ratio over the rounds (round shown as "median"). */
+/** Per scenario and target, the median of each ratio over the rounds (round shown as "median"). */
 function medians(all: Ratio[]): (Omit<Ratio, "round"> & { round: string })[] {
-  const scenarios = [...new Set(all.map((r) => r.scenario))];
-  return scenarios.map((scenario) => {
-    const rows = all.filter((r) => r.scenario === scenario);
+  const pairs = new Map(all.map((r) => [`${r.scenario} ${r.target}`, r]));
+  return [...pairs.values()].map(({ scenario, target }) => {
+    const rows = all.filter((r) => r.scenario === scenario && r.target === target);
     const of = (pick: (r: Ratio) => number) => median(rows.map(pick));
     return {
       round: "median",
       scenario,
+      target,
       rps: of((r) => r.rps),
       p50: of((r) => r.p50),
       p99: of((r) => r.p99),
@@ -83,9 +89,10 @@ function medians(all: Ratio[]): (Omit<Ratio, "round"> & { round: string })[] {
 }
 
 function verdicts(all: Ratio[]): Verdict[] {
-  const scenarios = [...new Set(all.map((r) => r.scenario))];
+  const gateway = all.filter((r) => r.target === "gateway");
+  const scenarios = [...new Set(gateway.map((r) => r.scenario))];
   return scenarios.map((scenario) => {
-    const rpsRatio = median(all.filter((r) => r.scenario === scenario).map((r) => r.rps));
+    const rpsRatio = median(gateway.filter((r) => r.scenario === scenario).map((r) => r.rps));
     return { scenario, rpsRatio, pass: rpsRatio >= targetRpsRatio };
   });
 }
@@ -132,7 +139,7 @@ export function renderReport(
       `node ${info.node}. ` +
       `Load: autocannon in the bench process, ${config.connections} connections, ` +
       `${config.warmupS} s warm-up + ${config.durationS} s measured per target and scenario, ` +
-      `${config.rounds} round(s), targets alternating. ` +
+      `${config.rounds} round(s), the first target rotating each round. ` +
       (config.stop === "drain"
         ? "Each phase ends after a request count sized to last the duration, so no response is cut off. "
         : "Each phase ends at the duration, closing connections mid-response. ") +
@@ -144,9 +151,16 @@ export function renderReport(
           "CPU is in the 'other' column. "
         : "Gateway: standalone app, fresh data dir, capture on (default workload, sample rate 1): " +
           "every capture and call row is written by the same process. ") +
-      "Everything shares the same cores. " +
-      `Resident memory after start, before load: proxy ${fixed(info.startRssMb.proxy, 0)} MB, ` +
-      `gateway ${fixed(info.startRssMb.gateway, 0)} MB.`,
+      (info.peers.length > 0
+        ? `Peers, each in front of the same mock and driven with the same requests: ${info.peers.join(", ")}. `
+        : "") +
+      (config.pin
+        ? `**Pinned** (BENCH_PIN): each measured target on core ${pinnedCores.target} (all its threads, ` +
+          `\`taskset\`), the load generator and the mock on core ${pinnedCores.load}; other processes ` +
+          "on the machine are not pinned. "
+        : "Unpinned: everything shares the same cores. ") +
+      "Resident memory after start, before load: " +
+      `${[...info.startRssMb].map(([target, mb]) => `${target} ${fixed(mb, 0)} MB`).join(", ")}.`,
     ...(profile
       ? ["", "**Profiled run** (`--cpu-prof` on the gateway): its figures are lowered by the profiler."]
       : []),
@@ -170,13 +184,14 @@ export function renderReport(
       ],
     ),
     "",
-    "## Gateway as a ratio of the minimal proxy",
+    "## Each target as a ratio of the minimal proxy",
     "",
     table(
-      ["round", "scenario", "RPS", "p50", "p99", "CPU/req", "peak memory"],
+      ["round", "scenario", "target", "RPS", "p50", "p99", "CPU/req", "peak memory"],
       [...all, ...(config.rounds > 1 ? medians(all) : [])].map((r) => [
         r.round,
         r.scenario,
+        r.target,
         times(r.rps),
         times(r.p50),
         times(r.p99),
@@ -210,7 +225,8 @@ export function renderReport(
     "Where each target's CPU per request (previous tables) went, by the kind of thread that spent " +
       "it: the main thread serves traffic (and, in the gateway, runs the capture writer's and " +
       "costing worker's JavaScript); the gateway's worker thread runs the embedded database (PGlite); " +
-      "V8's helpers collect garbage and compile; libuv's pool does the file operations.",
+      "V8's helpers collect garbage and compile; libuv's pool does the file operations. LiteLLM, a " +
+      "Python process, has its threads under 'other'.",
     "",
     measurementTable(
       measurements,

@@ -1,7 +1,7 @@
 /**
  * `pnpm bench`: the gateway (standalone, or split with BENCH_GATEWAY=split; capture on) against a minimal undici passthrough, both in
- * front of the testkit mock, measured alternately in one run on one machine. Writes
- * bench/.out/latest.md; exits 1 if any request failed.
+ * front of the testkit mock, measured alternately in one run on one machine, with the peers of
+ * BENCH_PEERS beside them. Writes bench/.out/latest.md; exits 1 if any request failed.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -9,9 +9,10 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { appEnv, appNodeArgs } from "./app-command.ts";
 import { assertAlive, startChild, stopChildren } from "./children.ts";
-import { readConfig } from "./config.ts";
+import { pinnedCores, readConfig } from "./config.ts";
 import { type ScenarioName, scenarios } from "./load.ts";
 import { type Measurement, measure, type Target, type TargetName } from "./measure.ts";
+import { peerVersion, startPeer } from "./peers.ts";
 import { clockTicksPerSecond, memory } from "./proc-stats.ts";
 import { type ProfileSummary, summariseProfile } from "./profile-summary.ts";
 import { failures, renderReport } from "./report.ts";
@@ -55,8 +56,19 @@ function gatewayEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   });
 }
 
+/** The bench process, all its threads, on the load's core; the children it starts unpinned inherit it. */
+function pinLoadGenerator(): void {
+  if (cpus().length < 2) throw new Error("BENCH_PIN needs at least two cores");
+  execFileSync(
+    "taskset",
+    ["--all-tasks", "--cpu-list", "--pid", String(pinnedCores.load), String(process.pid)],
+    { stdio: "ignore" },
+  );
+}
+
 async function startTargets(config: ReturnType<typeof readConfig>) {
   const node = ["--experimental-strip-types"];
+  const core = config.pin ? pinnedCores.target : undefined;
   const mock = await startChild({
     name: "mock",
     args: [...node, "packages/testkit/src/bin/mock-providers.ts", "--no-record"],
@@ -75,6 +87,7 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
     cwd: rootDir,
     logPath: join(outDir, "proxy.log"),
     ready: (lines) => jsonLine(lines)?.url !== undefined,
+    core,
     timeoutMs: startTimeoutMs,
   });
 
@@ -89,10 +102,17 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
           env: gatewayEnv,
           upstream,
           nodeFlags: profileFlags,
+          core,
           spoolDir: join(dataDir, "spool"),
           startTimeoutMs,
         })
-      : await startStandaloneGateway(upstream, profileFlags);
+      : await startStandaloneGateway(upstream, profileFlags, core);
+  const peerTargets: Target[] = [];
+  for (const peer of config.peers) {
+    peerTargets.push(
+      await startPeer(peer, { rootDir, outDir, upstream: upstream.providerB, core, startTimeoutMs }),
+    );
+  }
 
   const proxyTarget: Target = {
     name: "proxy",
@@ -100,13 +120,14 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
     baseUrl: String(jsonLine(proxy.lines)!.url),
     bearer: "sk-any",
   };
-  return { mock, proxyTarget, gatewayTarget };
+  return { mock, targets: [proxyTarget, gatewayTarget, ...peerTargets] };
 }
 
 /** The all-in-one app on a fresh data dir, with the key it prints on first start. */
 async function startStandaloneGateway(
   upstream: { providerA: string; providerB: string },
   nodeFlags: string[],
+  core: number | undefined,
 ): Promise<Target> {
   const gateway = await startChild({
     name: "gateway",
@@ -121,6 +142,7 @@ async function startStandaloneGateway(
     logPath: join(outDir, "gateway.log"),
     // Ready once it has said where it listens and printed the first-start key.
     ready: (lines) => lines.some((l) => l.includes('"url":"')) && lines.some((l) => /api key: sk_/.test(l)),
+    core,
     timeoutMs: startTimeoutMs,
   });
   const output = gateway.lines.join("\n");
@@ -151,23 +173,21 @@ async function main(): Promise<number> {
   const code = revision();
   const clockTicks = clockTicksPerSecond();
   const measurements: Measurement[] = [];
+  // Before anything starts: a peer not installed fails the run here, saying how to install it.
+  const peers = config.peers.map((peer) => `${peer} ${peerVersion(rootDir, peer)}`);
 
-  let startRssMb: Record<TargetName, number> = { proxy: Number.NaN, gateway: Number.NaN };
+  const startRssMb = new Map<TargetName, number>();
   // A failure mid-run still gets a report of what was measured, so latest.md never shows an older run.
   let fatal: string | null = null;
   try {
+    if (config.pin) pinLoadGenerator();
     const started = await startTargets(config);
-    startRssMb = {
-      proxy: memory(started.proxyTarget.pid).rssKb / 1024,
-      gateway: memory(started.gatewayTarget.pid).rssKb / 1024,
-    };
+    for (const target of started.targets) startRssMb.set(target.name, memory(target.pid).rssKb / 1024);
     const context = { config, clockTicks, mockPid: started.mock.pid };
     for (let round = 1; round <= config.rounds; round++) {
-      // Alternate who goes first, so neither always inherits the other's heat or leftovers.
-      const order =
-        round % 2 === 1
-          ? [started.proxyTarget, started.gatewayTarget]
-          : [started.gatewayTarget, started.proxyTarget];
+      // Rotate who goes first, so no target always inherits another's heat or leftovers.
+      const first = (round - 1) % started.targets.length;
+      const order = [...started.targets.slice(first), ...started.targets.slice(0, first)];
       for (const scenario of scenarios) {
         for (const target of order) {
           process.stderr.write(`round ${round}: ${scenario.name} → ${target.name} …\n`);
@@ -217,6 +237,7 @@ async function main(): Promise<number> {
       clockTicks,
       config,
       startRssMb,
+      peers,
       revision: code,
     },
     measurements,

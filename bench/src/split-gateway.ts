@@ -39,6 +39,8 @@ interface SplitOptions extends Omit<DeploymentOptions, "extraEnv"> {
   upstream: { providerA: string; providerB: string };
   /** Extra node flags for the gateway process (the profiler's). */
   nodeFlags: string[];
+  /** The core to pin the gateway process to (BENCH_PIN), if any. */
+  core: number | undefined;
 }
 
 /**
@@ -98,7 +100,12 @@ export interface SplitDeployment {
   /** Starts `apps/<app>` as its `start` script does, with this deployment's environment. */
   start(
     app: string,
-    options?: { nodeFlags?: string[]; env?: Record<string, string>; ready?: (lines: string[]) => boolean },
+    options?: {
+      nodeFlags?: string[];
+      env?: Record<string, string>;
+      ready?: (lines: string[]) => boolean;
+      core?: number;
+    },
   ): Promise<Child>;
   /** Drops the run's database (stop the apps first). */
   dropDatabase(): Promise<void>;
@@ -142,6 +149,7 @@ export async function startSplitDeployment(options: DeploymentOptions): Promise<
       cwd: rootDir,
       logPath: join(outDir, `${app}.log`),
       ready: extra.ready ?? listening,
+      core: extra.core,
       timeoutMs: options.startTimeoutMs,
     });
 
@@ -189,7 +197,7 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
     },
   });
   if (process.env.BENCH_LIMITS === "true") await limitEverything(deployment);
-  const gateway = await deployment.start("gateway", { nodeFlags: options.nodeFlags });
+  const gateway = await deployment.start("gateway", { nodeFlags: options.nodeFlags, core: options.core });
   return { name: "gateway", pid: gateway.pid, baseUrl: urlOf(gateway.lines), bearer: deployment.org.apiKey };
 }
 
