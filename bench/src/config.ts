@@ -38,6 +38,11 @@ export interface BenchConfig {
    * so targets do not compete with the load for a core (off by default).
    */
   pin: boolean;
+  /**
+   * Requests of the one-client phase that follows each round's load (one connection, one request
+   * at a time, after 100 discarded): what a target adds to a single call. 0 leaves it out.
+   */
+  oneClientRequests: number;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -90,5 +95,6 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     gateway: gatewayKind(env.BENCH_GATEWAY),
     peers: peerList(env.BENCH_PEERS),
     pin: flag(env.BENCH_PIN),
+    oneClientRequests: Math.round(nonNegativeNumber(env, "BENCH_ONE_CLIENT", 1000)),
   };
 }

@@ -33,7 +33,7 @@ export const scenarios: Scenario[] = [
  * capitalised, ending in a full stop (packages/testkit/src/mock-text.ts). A target that answers 200
  * with something else (its own error page, an empty stream) has not done the work.
  */
-function carriesMockAnswer(scenario: ScenarioName, body: string): boolean {
+export function carriesMockAnswer(scenario: ScenarioName, body: string): boolean {
   try {
     let text = "";
     if (scenario === "json") {
@@ -54,6 +54,16 @@ function carriesMockAnswer(scenario: ScenarioName, body: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Every request's headers: the target's bearer (and its own headers), the caller's upstream key. */
+export function requestHeaders(target: { bearer: string; headers?: Record<string, string> }) {
+  return {
+    authorization: `Bearer ${target.bearer}`,
+    "x-gateway-upstream-key": "sk-bench",
+    "content-type": "application/json",
+    ...target.headers,
+  };
 }
 
 export interface LoadOptions {
@@ -84,12 +94,7 @@ export async function runLoad(options: LoadOptions): Promise<Result> {
       {
         url: `${options.baseUrl}/v1/chat/completions`,
         method: "POST",
-        headers: {
-          authorization: `Bearer ${options.bearer}`,
-          "x-gateway-upstream-key": "sk-bench",
-          "content-type": "application/json",
-          ...options.headers,
-        },
+        headers: requestHeaders(options),
         body: options.scenario.body,
         connections: options.connections,
         ...(options.checkAnswers

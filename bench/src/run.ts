@@ -12,6 +12,7 @@ import { assertAlive, startChild, stopChildren } from "./children.ts";
 import { pinnedCores, readConfig } from "./config.ts";
 import { type ScenarioName, scenarios } from "./load.ts";
 import { type Measurement, measure, type Target, type TargetName } from "./measure.ts";
+import { measureOneClient, type OneClientMeasurement } from "./one-client.ts";
 import { peerVersion, startPeer } from "./peers.ts";
 import { clockTicksPerSecond, memory } from "./proc-stats.ts";
 import { type ProfileSummary, summariseProfile } from "./profile-summary.ts";
@@ -173,6 +174,7 @@ async function main(): Promise<number> {
   const code = revision();
   const clockTicks = clockTicksPerSecond();
   const measurements: Measurement[] = [];
+  const oneClient: OneClientMeasurement[] = [];
   // Before anything starts: a peer not installed fails the run here, saying how to install it.
   const peers = config.peers.map((peer) => `${peer} ${peerVersion(rootDir, peer)}`);
 
@@ -200,6 +202,14 @@ async function main(): Promise<number> {
             throw error;
           }
           await assertAlive(during);
+        }
+      }
+      if (config.oneClientRequests === 0) continue;
+      for (const scenario of scenarios) {
+        for (const target of order) {
+          process.stderr.write(`round ${round}: ${scenario.name} → ${target.name}, one client …\n`);
+          oneClient.push(await measureOneClient(target, scenario, round, config.oneClientRequests));
+          await assertAlive(`round ${round}, ${scenario.name}, ${target.name}, one client`);
         }
       }
     }
@@ -241,12 +251,13 @@ async function main(): Promise<number> {
       revision: code,
     },
     measurements,
+    oneClient,
     profile,
     fatal,
   );
   writeFileSync(join(outDir, "latest.md"), report);
   process.stdout.write(`${report}\nWritten to bench/.out/latest.md\n`);
-  const failed = failures(measurements);
+  const failed = failures(measurements, oneClient);
   if (failed > 0) process.stderr.write(`${failed} request(s) failed (non-2xx or errors)\n`);
   if (fatal) process.stderr.write(`bench failed: ${fatal}\n`);
   return failed > 0 || fatal ? 1 : 0;
