@@ -194,6 +194,7 @@ export function renderReport(
 ): string {
   const { config } = info;
   const all = ratios(measurements);
+  const addedByTarget = added(oneClient);
   const quietWait =
     config.quietWaitS > 0 ? `the run waits up to ${config.quietWaitS} s for it` : "not waited for";
   const sections = [
@@ -321,7 +322,10 @@ export function renderReport(
               "failed",
             ],
             oneClient.map((m) => {
-              const extra = added([m, ...oneClient.filter((p) => p.target === "proxy")])[0];
+              // the proxy's own rows have nothing added
+              const extra = addedByTarget.find(
+                (a) => a.round === m.round && a.scenario === m.scenario && a.target === m.target,
+              );
               return [
                 m.round,
                 m.scenario,
