@@ -96,11 +96,19 @@ export async function forward(
       call.upstreamResponseId = facts.responseId;
     }
   };
-  /** Ends the response with `last`, the call recorded first: a process killed after the last byte has it. */
+  /**
+   * Ends the response with `last`, the call recorded first: a process killed after the last byte
+   * has it. Until the event is journaled, the bytes this turn wrote stay in the corked socket
+   * (`res.end` uncorks it).
+   */
   const endWith = (last: Buffer | string | null, callback?: () => void): Promise<void> | undefined => {
     const recorded = record(readFacts);
-    if (recorded) return recorded.then(() => endResponse(res, last, callback));
-    endResponse(res, last, callback);
+    if (!recorded) {
+      endResponse(res, last, callback);
+      return;
+    }
+    res.socket?.cork();
+    return recorded.then(() => endResponse(res, last, callback));
   };
   /** The frames that end a broken stream; a reset can cut a frame in half, so that one is closed first. */
   const errorFrames = (sse: SseFactsTracker, message: string): Buffer =>

@@ -112,8 +112,10 @@ export function createGateway({
   /**
    * Publishes the call's event, once: before the last byte of a response that ends (so a process
    * killed after a caller had its answer still has the call in its journal), or when the call
-   * ends any other way. `readFacts` runs first (it may read the answer). An answer that outgrew
-   * memory is recorded in its turn (`largeAnswerTurns`); the promise resolves once it is.
+   * ends any other way. `readFacts` runs first (it may read the answer). The promise resolves
+   * once the event is in the bus's journal (written at the end of this turn, with the other
+   * events of the turn); an answer that outgrew memory is recorded in its turn first
+   * (`largeAnswerTurns`).
    */
   function record(call: CallState, readFacts?: () => void): Promise<void> | undefined {
     const caller = call.caller;
@@ -137,9 +139,14 @@ export function createGateway({
         call.answer?.release();
       }
     };
-    if (!call.answer?.onDisk) return void publish();
-    return largeAnswers.take(publish, call.requestId);
+    if (!call.answer?.onDisk) {
+      publish();
+      return journaled();
+    }
+    return largeAnswers.take(publish, call.requestId).then(journaled);
   }
+
+  const journaled = () => new Promise<void>((resolve) => bus.whenJournaled(resolve));
 
   /** A valid key on a request that emits no call event still counts as used. */
   function noteKeyUse(apiKey: ApiKeyEntry) {
@@ -163,8 +170,9 @@ export function createGateway({
     call.status = error.status;
     call.error = { type: error.type, message };
     if (call.capture) keepAnswer(call, Buffer.from(error.body));
-    record(call);
-    sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...headers });
+    const answer = () => sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...headers });
+    const recorded = record(call);
+    return recorded ? recorded.then(answer) : answer();
   }
 
   /** A call whose handling threw: 503 to retry if the config store did not answer, else 500. */
@@ -173,8 +181,8 @@ export function createGateway({
     if (thrown.kind === "internal")
       log.error("gateway request failed", { request_id: call.requestId, error });
     else log.warn("config store did not answer", { request_id: call.requestId, error });
-    if (!res.headersSent) fail(call, res, thrown.kind, thrown.message);
-    else res.destroy();
+    if (!res.headersSent) return fail(call, res, thrown.kind, thrown.message);
+    res.destroy();
   }
 
   async function handleCall(req: IncomingMessage, res: ServerResponse, url: string) {
@@ -223,7 +231,7 @@ export function createGateway({
     try {
       await serveCall(req, res, call, query, upstreamKey);
     } catch (error) {
-      failThrown(call, res, error);
+      await failThrown(call, res, error);
     } finally {
       res.off("close", onClientGone);
       await record(call);

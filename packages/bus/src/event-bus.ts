@@ -10,6 +10,13 @@ export interface EventBus {
    */
   publish(topic: string, key: string, payload: unknown, headers?: EventHeaders): void;
   /**
+   * Runs `then` once every event published so far is in the bus's journal, safe from a kill of
+   * the process (at once when it is, or when the bus keeps none). The events of one turn of the
+   * event loop are journaled together at its end: a publisher that answers someone only once the
+   * event is safe holds its answer until then.
+   */
+  whenJournaled(then: () => void): void;
+  /**
    * The largest event, as UTF-8 JSON, that the bus carries (on Kafka, the topic's message limit
    * less room for the record's framing; unbounded in process). A larger one is dropped with an
    * error log, so a publisher whose events can grow past it (a call with its capture) cuts them.

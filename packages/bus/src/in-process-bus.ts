@@ -126,6 +126,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
 
   return {
     publish,
+    whenJournaled: (then) => (journal ? journal.whenWritten(then) : then()),
     maxEventBytes: Number.POSITIVE_INFINITY,
     replayJournal() {
       const leftover = options.journal?.leftover.splice(0) ?? [];

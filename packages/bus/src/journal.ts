@@ -13,18 +13,21 @@ import { parseSegment, recordLine, type SpoolRecord } from "./spool.ts";
 
 /**
  * A write-ahead log of the events a process publishes, so that a process killed outright (an
- * OOM kill, `docker kill`) loses none it had published: each event is written here before
- * `publish` returns, and the next process on the same directory publishes again whatever the
- * last one had not handed on. The write is a plain write (no fsync), into the page cache: it
- * outlives the process, not the machine.
+ * OOM kill, `docker kill`) loses none it had published: each event is written here, and the next
+ * process on the same directory publishes again whatever the last one had not handed on. The
+ * events appended in one turn of the event loop are written together, in one plain write (no
+ * fsync, into the page cache: it outlives the process, not the machine) at the end of that turn;
+ * a publisher that must not answer before its event is safe waits for `whenWritten`.
  */
 export interface Journal {
   /**
-   * Writes one record and returns its sequence number. Never throws: a record that could not be
-   * written (a full disk) is reported through `onError` and gets the number the next one will
-   * have, so that settling never passes it.
+   * Takes one record and returns its sequence number; it is written with the others of this
+   * turn (at once past `batchBytes`). Never throws: a write that fails (a full disk) is reported
+   * through `onError`, and its records are not protected against a kill.
    */
   append(record: SpoolRecord): number;
+  /** Runs `then` once every record appended so far is written (at once when it is). */
+  whenWritten(then: () => void): void;
   /** The sequence number of the next record. */
   readonly next: number;
   /** Every record numbered below `seq` has been handed on (delivered, or in the spool): it may go. */
@@ -44,6 +47,8 @@ export interface OpenedJournal {
 export interface JournalOptions {
   /** A segment is closed past this size and deleted once all its records are handed on. */
   segmentBytes?: number;
+  /** Records waiting for the end of the turn are written at once past this many characters. */
+  batchChars?: number;
   onError(message: string, error: unknown): void;
 }
 
@@ -60,6 +65,7 @@ const segmentName = (n: number) => `journal-${String(n).padStart(12, "0")}.log`;
  */
 export function openJournal(dir: string, options: JournalOptions): OpenedJournal {
   const segmentBytes = options.segmentBytes ?? 8 * 1024 * 1024;
+  const batchChars = options.batchChars ?? 1024 * 1024;
   // owner only: records hold captured prompts and responses
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const found = readdirSync(dir)
@@ -78,6 +84,11 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
   let fd: number | null = null;
   let bytes = 0;
   let next = 0;
+  /** Lines appended in this turn and not yet written, and who waits for their write. */
+  let waiting: string[] = [];
+  let waitingChars = 0;
+  let waiters: (() => void)[] = [];
+  let writeLater: NodeJS.Immediate | null = null;
   /** Segments rolled while their records were not all handed on, with the last number in each. */
   const rolled: { name: string; last: number }[] = [];
 
@@ -107,27 +118,58 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
     bytes = 0;
   }
 
+  function wakeWaiters() {
+    const woken = waiters;
+    waiters = [];
+    for (const then of woken) then();
+  }
+
+  /** Writes the lines of this turn in one write, then wakes whoever waited for them. */
+  function writeWaiting() {
+    if (writeLater) clearImmediate(writeLater);
+    writeLater = null;
+    if (waiting.length === 0) return wakeWaiters();
+    const data = Buffer.from(waiting.length === 1 ? waiting[0]! : waiting.join(""));
+    const count = waiting.length;
+    const last = next - 1;
+    waiting = [];
+    waitingChars = 0;
+    try {
+      fd ??= openSync(join(dir, segmentName(segment)), "a", 0o600);
+      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
+      bytes += data.length;
+      if (bytes >= segmentBytes) roll(last);
+    } catch (error) {
+      options.onError(`journal: write failed; ${count} event(s) not protected against a kill`, error);
+      // A torn line must stay the last of its segment, not run into the next record.
+      if (fd !== null) roll(last);
+    }
+    wakeWaiters();
+  }
+
   const journal: Journal = {
     append(record) {
-      const line = Buffer.from(recordLine(record));
-      try {
-        fd ??= openSync(join(dir, segmentName(segment)), "a", 0o600);
-        for (let at = 0; at < line.length; ) at += writeSync(fd, line, at);
-      } catch (error) {
-        options.onError("journal: write failed; this event is not protected against a kill", error);
-        // A torn line must stay the last of its segment, not run into the next record.
-        if (fd !== null) roll(next - 1);
-        return next;
-      }
-      bytes += line.length;
-      const seq = next++;
-      if (bytes >= segmentBytes) roll(seq);
-      return seq;
+      const line = recordLine(record);
+      waiting.push(line);
+      waitingChars += line.length;
+      if (waitingChars >= batchChars) writeWaiting();
+      else writeLater ??= setImmediate(writeWaiting);
+      return next++;
+    },
+    whenWritten(then) {
+      if (waiting.length === 0) then();
+      else waiters.push(then);
     },
     get next() {
       return next;
     },
     settle(seq) {
+      // every record is handed on: those not yet written need not be
+      if (seq >= next && waiting.length > 0) {
+        waiting = [];
+        waitingChars = 0;
+        writeWaiting();
+      }
       while (rolled.length > 0 && rolled[0]!.last < seq) remove(rolled.shift()!.name);
       if (fd !== null && bytes > 0 && seq >= next) {
         try {
@@ -139,6 +181,7 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
       }
     },
     close() {
+      writeWaiting();
       if (fd === null) return;
       closeQuietly(fd);
       fd = null;
@@ -149,6 +192,8 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
     journal,
     leftover,
     dropLeftover() {
+      // the records published again are on disk before the copies they replace go
+      writeWaiting();
       for (const n of found) remove(segmentName(n));
     },
   };

@@ -358,6 +358,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     publish(topic, key, payload, headers) {
       enqueue(named(topic), key, JSON.stringify(payload), headers);
     },
+    whenJournaled: (then) => journal.whenWritten(then),
     maxEventBytes,
     async subscribe({ topic, group, handle }) {
       await ensureTopic(named(topic));

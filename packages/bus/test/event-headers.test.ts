@@ -55,7 +55,8 @@ describe("event headers", () => {
     await first.subscribe({ topic: "t", group: "g", handle: () => new Promise(() => {}) });
     first.publish("t", "a", { n: 1 }, { traceparent: traceparent(2) });
     first.publish("t", "b", { n: 2 });
-    // "killed": nothing handled, nothing closed
+    await new Promise<void>((resolve) => first.whenJournaled(resolve));
+    // "killed" once journaled: nothing handled, nothing closed
 
     const second = createInProcessBus({ journal: open() });
     const { seen, subscription } = recording("t", "g");
