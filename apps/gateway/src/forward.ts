@@ -46,9 +46,12 @@ export async function forward(
   recoverable: boolean,
   /**
    * Reads the response's facts and publishes the call's event; called just before the response's
-   * last byte goes out, which waits when it returns a promise (a large answer's turn).
+   * last byte goes out, which waits for the promise: the event in the bus's journal (after a
+   * large answer's turn). Undefined when the call was already recorded.
    */
   record: (readFacts: () => void) => Promise<void> | undefined,
+  /** Resolves once every event published so far is in the bus's journal. */
+  journaled: () => Promise<void>,
 ): Promise<ForwardResult> {
   const { spec } = call;
   const format = spec.wireFormat;
@@ -67,13 +70,21 @@ export async function forward(
     }
     return bytes;
   };
+  // A body that is not a stream keeps its latest chunk back until the next one, and its last
+  // goes out with the response's end, after the call is journaled (`endWith`): written in full
+  // before then (a client that reads slowly makes the end wait for a drain), it would complete
+  // the client's answer (its content-length) before the journal had the call.
+  let heldBack: Buffer | null = null;
   const deliver = (chunk: Buffer): Buffer | null => {
     const sse = reading.sse;
-    if (sse) {
-      sse.push(chunk);
-      // this chunk, with the terminal (or the provider's error) event in it, is on its way
-      if ((sse.ended || sse.erred) && !res.destroyed) call.delivered = true;
+    if (!sse) {
+      const previous = heldBack;
+      heldBack = send(filter ? filter.push(chunk) : chunk);
+      return previous;
     }
+    sse.push(chunk);
+    // this chunk, with the terminal (or the provider's error) event in it, is on its way
+    if ((sse.ended || sse.erred) && !res.destroyed) call.delivered = true;
     return send(filter ? filter.push(chunk) : chunk);
   };
   // Set once the upstream's body has ended, whether or not the client was still there for it.
@@ -102,11 +113,8 @@ export async function forward(
    * (`res.end` uncorks it).
    */
   const endWith = (last: Buffer | string | null, callback?: () => void): Promise<void> | undefined => {
-    const recorded = record(readFacts);
-    if (!recorded) {
-      endResponse(res, last, callback);
-      return;
-    }
+    // (recorded already: its journal write may still be waiting for the end of this turn)
+    const recorded = record(readFacts) ?? journaled();
     res.socket?.cork();
     return recorded.then(() => endResponse(res, last, callback));
   };
@@ -125,7 +133,8 @@ export async function forward(
     if (!reading.sse && !res.destroyed) call.delivered = true;
     const rest = send(filter?.flush() ?? null);
     const sse = reading.sse;
-    if (!sse || sse.ended || sse.erred || call.outcome !== "complete") return rest;
+    if (!sse) return heldBack && rest ? Buffer.concat([heldBack, rest]) : (heldBack ?? rest);
+    if (sse.ended || sse.erred || call.outcome !== "complete") return rest;
     call.outcome = "truncated";
     const frame = errorFrames(sse, "The upstream provider ended the stream before it was complete.");
     return rest ? Buffer.concat([rest, frame]) : frame;

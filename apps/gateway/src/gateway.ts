@@ -315,6 +315,7 @@ export function createGateway({
       query,
       plan.fallback !== null,
       recordNow,
+      journaled,
     );
     if (call.trace) endUpstreamSpan(call.trace, call, first);
     if (first.kind === "failed_before_first_byte" && plan.fallback) {
@@ -322,7 +323,17 @@ export function createGateway({
       call.fallbackReason = first.reason;
       useAttempt(call, plan.fallback);
       if (call.trace) startUpstreamSpan(call.trace, call, plan.fallback);
-      const second = await forward(upstream, call, plan.fallback, req, res, query, false, recordNow);
+      const second = await forward(
+        upstream,
+        call,
+        plan.fallback,
+        req,
+        res,
+        query,
+        false,
+        recordNow,
+        journaled,
+      );
       if (call.trace) endUpstreamSpan(call.trace, call, second);
     }
   }

@@ -11,7 +11,7 @@ export function responseSink(
   res: ServerResponse,
   deliver: (chunk: Buffer) => Buffer | null,
   finish: () => Buffer | null,
-  endWith: (last: Buffer | null, callback: () => void) => void,
+  endWith: (last: Buffer | null, callback: () => void) => Promise<void> | undefined,
 ): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -21,7 +21,7 @@ export function responseSink(
       settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
     },
     final(callback) {
-      endWith(finish(), () => callback());
+      endWith(finish(), () => callback())?.catch(callback);
     },
   });
 }

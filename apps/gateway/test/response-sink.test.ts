@@ -64,7 +64,7 @@ describe("the response sink", () => {
             res,
             (chunk) => chunk,
             () => null,
-            (_last, callback) => callback(),
+            (_last, callback) => void callback(),
           );
           // the sink reports the hang-up as its error (undici's stream() handles it in the gateway)
           sink.on("error", () => {});

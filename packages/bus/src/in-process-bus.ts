@@ -38,8 +38,9 @@ export interface InProcessBusOptions {
   /** Wait before delivering a failed batch again. */
   retryDelayMs?: number;
   /**
-   * Every event is written here before `publish` returns and leaves once each group has handled
-   * it; what an earlier process left is published again by `replayJournal`.
+   * Every event is written here (with the others of its turn, at the turn's end: `whenJournaled`)
+   * and leaves once each group has handled it; what an earlier process left is published again by
+   * `replayJournal`.
    */
   journal?: OpenedJournal;
 }

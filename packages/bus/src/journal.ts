@@ -22,7 +22,7 @@ import { parseSegment, recordLine, type SpoolRecord } from "./spool.ts";
 export interface Journal {
   /**
    * Takes one record and returns its sequence number; it is written with the others of this
-   * turn (at once past `batchBytes`). Never throws: a write that fails (a full disk) is reported
+   * turn (at once past `batchChars`). Never throws: a write that fails (a full disk) is reported
    * through `onError`, and its records are not protected against a kill.
    */
   append(record: SpoolRecord): number;
@@ -121,30 +121,43 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
   function wakeWaiters() {
     const woken = waiters;
     waiters = [];
-    for (const then of woken) then();
+    // one waiter that throws does not keep the others waiting
+    for (const then of woken) {
+      try {
+        then();
+      } catch (error) {
+        options.onError("journal: a waiter failed", error);
+      }
+    }
   }
 
-  /** Writes the lines of this turn in one write, then wakes whoever waited for them. */
-  function writeWaiting() {
+  /**
+   * Writes the lines of this turn in one write, then wakes whoever waited for them (also when the
+   * write failed: an answer is never held for good). False when the write failed.
+   */
+  function writeWaiting(): boolean {
     if (writeLater) clearImmediate(writeLater);
     writeLater = null;
-    if (waiting.length === 0) return wakeWaiters();
-    const data = Buffer.from(waiting.length === 1 ? waiting[0]! : waiting.join(""));
-    const count = waiting.length;
+    const lines = waiting;
     const last = next - 1;
     waiting = [];
     waitingChars = 0;
     try {
+      if (lines.length === 0) return true;
+      const data = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(""));
       fd ??= openSync(join(dir, segmentName(segment)), "a", 0o600);
       for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
       bytes += data.length;
       if (bytes >= segmentBytes) roll(last);
+      return true;
     } catch (error) {
-      options.onError(`journal: write failed; ${count} event(s) not protected against a kill`, error);
+      options.onError(`journal: write failed; ${lines.length} event(s) not protected against a kill`, error);
       // A torn line must stay the last of its segment, not run into the next record.
       if (fd !== null) roll(last);
+      return false;
+    } finally {
+      wakeWaiters();
     }
-    wakeWaiters();
   }
 
   const journal: Journal = {
@@ -192,8 +205,9 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
     journal,
     leftover,
     dropLeftover() {
-      // the records published again are on disk before the copies they replace go
-      writeWaiting();
+      // the records published again are on disk before the copies they replace go; if they could
+      // not be written, the old copies stay (published once more at the next start)
+      if (!writeWaiting()) return;
       for (const n of found) remove(segmentName(n));
     },
   };

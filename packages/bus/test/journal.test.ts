@@ -122,7 +122,7 @@ describe("the journal", () => {
     const dir = await freshDir();
     const first = open(dir).journal;
     first.append(record(0));
-    // killed at once: the next process finds nothing of record 0, it was never written
+    // closed within the turn that appended: record 0 is written first, not lost
     first.close();
     const second = open(dir);
     expect(second.leftover.map((r) => r.key)).toEqual(["k0"]);
