@@ -47,11 +47,9 @@ export async function forward(
   /**
    * Reads the response's facts and publishes the call's event; called just before the response's
    * last byte goes out, which waits for the promise: the event in the bus's journal (after a
-   * large answer's turn). Undefined when the call was already recorded.
+   * large answer's turn).
    */
-  record: (readFacts: () => void) => Promise<void> | undefined,
-  /** Resolves once every event published so far is in the bus's journal. */
-  journaled: () => Promise<void>,
+  record: (readFacts: () => void) => Promise<void>,
 ): Promise<ForwardResult> {
   const { spec } = call;
   const format = spec.wireFormat;
@@ -112,9 +110,8 @@ export async function forward(
    * has it. Until the event is journaled, the bytes this turn wrote stay in the corked socket
    * (`res.end` uncorks it).
    */
-  const endWith = (last: Buffer | string | null, callback?: () => void): Promise<void> | undefined => {
-    // (recorded already: its journal write may still be waiting for the end of this turn)
-    const recorded = record(readFacts) ?? journaled();
+  const endWith = (last: Buffer | string | null, callback?: () => void): Promise<void> => {
+    const recorded = record(readFacts);
     res.socket?.cork();
     return recorded.then(() => endResponse(res, last, callback));
   };

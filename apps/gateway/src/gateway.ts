@@ -115,11 +115,12 @@ export function createGateway({
    * ends any other way. `readFacts` runs first (it may read the answer). The promise resolves
    * once the event is in the bus's journal (written at the end of this turn, with the other
    * events of the turn); an answer that outgrew memory is recorded in its turn first
-   * (`largeAnswerTurns`).
+   * (`largeAnswerTurns`). A call recorded already waits for its journal write the same way.
    */
-  function record(call: CallState, readFacts?: () => void): Promise<void> | undefined {
+  function record(call: CallState, readFacts?: () => void): Promise<void> {
     const caller = call.caller;
-    if (!caller || call.recorded) return;
+    if (!caller) return Promise.resolve();
+    if (call.recorded) return journaled();
     call.recorded = true;
     // the call as it ended: a turn's wait changes neither its time nor its outcome
     call.endedAt = performance.now();
@@ -170,9 +171,9 @@ export function createGateway({
     call.status = error.status;
     call.error = { type: error.type, message };
     if (call.capture) keepAnswer(call, Buffer.from(error.body));
-    const answer = () => sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...headers });
-    const recorded = record(call);
-    return recorded ? recorded.then(answer) : answer();
+    return record(call).then(() =>
+      sendJson(res, error.status, error.body, { ...gatewayHeaders(call), ...headers }),
+    );
   }
 
   /** A call whose handling threw: 503 to retry if the config store did not answer, else 500. */
@@ -315,7 +316,6 @@ export function createGateway({
       query,
       plan.fallback !== null,
       recordNow,
-      journaled,
     );
     if (call.trace) endUpstreamSpan(call.trace, call, first);
     if (first.kind === "failed_before_first_byte" && plan.fallback) {
@@ -323,17 +323,7 @@ export function createGateway({
       call.fallbackReason = first.reason;
       useAttempt(call, plan.fallback);
       if (call.trace) startUpstreamSpan(call.trace, call, plan.fallback);
-      const second = await forward(
-        upstream,
-        call,
-        plan.fallback,
-        req,
-        res,
-        query,
-        false,
-        recordNow,
-        journaled,
-      );
+      const second = await forward(upstream, call, plan.fallback, req, res, query, false, recordNow);
       if (call.trace) endUpstreamSpan(call.trace, call, second);
     }
   }
