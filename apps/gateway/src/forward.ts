@@ -85,6 +85,11 @@ export async function forward(
     if ((sse.ended || sse.erred) && !res.destroyed) call.delivered = true;
     return send(filter ? filter.push(chunk) : chunk);
   };
+  // A stream's response ends with the chunk that brings its terminal event, the call recorded
+  // first: clients hang up the moment they read it (the SDKs at `[DONE]`, Codex at
+  // `response.completed`), and a process killed before the upstream's own end of body must not
+  // lose a call its client saw complete. Anything the upstream sends after it is read and dropped.
+  const completes = () => reading.sse?.ended === true;
   // Set once the upstream's body has ended, whether or not the client was still there for it.
   let bodyEnded = false;
   // What the response said about usage and ids: read once, before the call is recorded, from
@@ -169,7 +174,7 @@ export async function forward(
             if (sent.last === null && !res.writableEnded && !res.destroyed) res.flushHeaders();
           });
         }
-        return responseSink(res, deliver, finish, endWith);
+        return responseSink(res, { deliver, completes, finish, endWith });
       },
     );
   } catch (error) {

@@ -1,27 +1,39 @@
 import type { ServerResponse } from "node:http";
 import { Writable } from "node:stream";
 
+/** How the upstream's body becomes the client's response. */
+export interface ResponseBody {
+  /** The bytes of `chunk` the client gets now (null: none, or none yet). */
+  deliver(chunk: Buffer): Buffer | null;
+  /** Whether what `deliver` just returned completes the client's answer: the response ends with it. */
+  completes(): boolean;
+  /** The upstream's body ended: the bytes the response ends with. */
+  finish(): Buffer | null;
+  /** Ends the response with `last`; `callback` once it has finished or closed. */
+  endWith(last: Buffer | null, callback: () => void): Promise<void> | undefined;
+}
+
 /**
  * A writable that passes each chunk to the client as it comes, honouring the client's backpressure.
+ * A response can end before the upstream's body does (at a stream's terminal event); the rest of
+ * the body is then read and dropped, so the upstream's connection can be used again.
  * Every wait on the response also ends when it closes: Node emits no `drain` on a socket the client
  * has closed (and calling back `end` there is not something every version does), and a wait that
  * never settles keeps the call in flight until the drain deadline, and the process with it.
  */
-export function responseSink(
-  res: ServerResponse,
-  deliver: (chunk: Buffer) => Buffer | null,
-  finish: () => Buffer | null,
-  endWith: (last: Buffer | null, callback: () => void) => Promise<void> | undefined,
-): Writable {
+export function responseSink(res: ServerResponse, body: ResponseBody): Writable {
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      const out = deliver(chunk);
+      if (res.writableEnded) return callback();
+      const out = body.deliver(chunk);
       if (res.destroyed) return callback(new ClientGoneError());
+      if (body.completes()) return void body.endWith(out, () => callback())?.catch(callback);
       if (!out || res.write(out)) return callback();
       settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
     },
     final(callback) {
-      endWith(finish(), () => callback())?.catch(callback);
+      if (res.writableEnded) return callback();
+      body.endWith(body.finish(), () => callback())?.catch(callback);
     },
   });
 }
@@ -35,7 +47,8 @@ export class ClientGoneError extends Error {
 /** Ends the response; `callback` runs once it has finished or closed, whichever comes first. */
 export function endResponse(res: ServerResponse, last: Buffer | string | null, callback?: () => void) {
   if (callback) onFinishOrClose(res, callback);
-  if (res.destroyed) return;
+  // (ended already: at a stream's terminal event, with the upstream's body still to come)
+  if (res.destroyed || res.writableEnded) return;
   if (last) res.end(last);
   else res.end();
 }

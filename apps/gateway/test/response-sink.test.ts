@@ -60,12 +60,12 @@ describe("the response sink", () => {
     const error = await withBackedUpResponse(
       (res) =>
         new Promise<Error | null | undefined>((resolve) => {
-          const sink = responseSink(
-            res,
-            (chunk) => chunk,
-            () => null,
-            (_last, callback) => void callback(),
-          );
+          const sink = responseSink(res, {
+            deliver: (chunk) => chunk,
+            completes: () => false,
+            finish: () => null,
+            endWith: (_last, callback) => void callback(),
+          });
           // the sink reports the hang-up as its error (undici's stream() handles it in the gateway)
           sink.on("error", () => {});
           sink.write(Buffer.alloc(64 * 1024, "y"), (e) => resolve(e));

@@ -7,6 +7,7 @@ import { eventually } from "./harness.ts";
 import { answeredTraffic } from "./support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "./support/hang-up.ts";
 import { type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts";
+import { usageSeen } from "./support/usage-seen.ts";
 
 const kills = 3;
 
@@ -125,6 +126,48 @@ describe("the standalone process, killed", () => {
       200,
     );
     expect((await readdir(dir)).filter((f) => f.startsWith(torn))).toEqual([]);
+  }, 60_000);
+
+  it("records a stream whose client read it to its end, though the process dies before the upstream's end of body", async () => {
+    // The upstream sends its terminal event, then holds its end of body for a minute: the client's
+    // response must end at the terminal event, with the call journaled before that, not at the
+    // upstream's end (a kill then, or any time before, would lose a call its client saw complete).
+    const headers = {
+      "content-type": "application/json",
+      authorization: `Bearer ${p.apiKey}`,
+      "x-gateway-upstream-key": "sk-upstream-kill",
+      "x-mock-end-delay-ms": "60000",
+    };
+    const body = JSON.stringify({
+      model: "gpt-5.4-mini",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "held end" }],
+    });
+    const res = await request(`${p.url}/v1/chat/completions`, { method: "POST", headers, body });
+    const text = await res.body.text();
+    const requestId = String(res.headers["x-gateway-request-id"]);
+    expect(res.statusCode).toBe(200);
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true);
+    p.app.child.kill("SIGKILL");
+    await p.app.exited;
+    await p.restart();
+
+    const project = (await get(`/admin/v1/orgs/${p.orgId}/projects/default`)).json.id as string;
+    const recorded = async (path: string) =>
+      eventually(async () => {
+        const got = await get(path);
+        return got.status === 200 ? got.json : undefined;
+      }, 20_000);
+    const capture = await recorded(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${requestId}`);
+    expect(capture.stream_outcome).toBe("complete");
+    expect(capture.response_body).toBe(text);
+    const cost = await recorded(`/admin/v1/orgs/${p.orgId}/calls/${requestId}/cost`);
+    const seen = usageSeen("chat_completions", text)!;
+    expect(seen.output).toBeGreaterThan(0);
+    expect(cost.usage.output_tokens).toBe(seen.output);
+    const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens } = cost.usage;
+    expect(input_tokens + cache_read_input_tokens + cache_creation_input_tokens).toBe(seen.prompt);
   }, 60_000);
 
   it("on SIGTERM with streams in flight, answers them all and exits with nothing left in flight", async () => {
