@@ -43,8 +43,11 @@ export interface CallState {
    * SDKs close a stream the moment they read its last event.
    */
   delivered: boolean;
-  /** The call's event has been published; it is published once, before the response's last byte. */
-  recorded: boolean;
+  /**
+   * Set once the call is being recorded (its event is published once, before the response's last
+   * byte): resolves when the event is in the bus's journal.
+   */
+  recorded: Promise<void> | null;
   /** When the call was recorded (performance.now()): its elapsed time ends there. */
   endedAt: number | null;
   error: { type: string; message: string } | null;
@@ -93,7 +96,7 @@ export function newCallState(
     firstByteMs: null,
     outcome: "complete",
     delivered: false,
-    recorded: false,
+    recorded: null,
     endedAt: null,
     error: null,
     upstreamRequestId: null,

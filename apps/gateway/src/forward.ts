@@ -26,6 +26,12 @@ export type ForwardResult =
   /** Only when `recoverable`: nothing reached the client, and the request may be re-issued. */
   | { kind: "failed_before_first_byte"; reason: FallbackReason };
 
+/**
+ * How long the rest of an upstream's body may take after its terminal event, the client's response
+ * ended: the providers end theirs at once, in the same read or the next.
+ */
+const upstreamEndGraceMs = 1_000;
+
 /** The routed arm answered with a server error: recoverable, since nothing was sent yet. */
 class UpstreamServerError extends Error {}
 
@@ -88,10 +94,23 @@ export async function forward(
   // A stream's response ends with the chunk that brings its terminal event, the call recorded
   // first: clients hang up the moment they read it (the SDKs at `[DONE]`, Codex at
   // `response.completed`), and a process killed before the upstream's own end of body must not
-  // lose a call its client saw complete. Anything the upstream sends after it is read and dropped.
+  // lose a call its client saw complete. What the upstream sends in later reads is read and dropped.
   const completes = () => reading.sse?.ended === true;
   // Set once the upstream's body has ended, whether or not the client was still there for it.
   let bodyEnded = false;
+  // Set once the response is ending: its end waits for the call's journal write.
+  let ending: Promise<void> | null = null;
+  // A response that ended before the upstream's body (at its terminal event) reads the rest, for
+  // the connection to be used again, but not for long: an answered, recorded call would stay in
+  // flight (and hold up a drain) for as long as an upstream holds its end back.
+  const upstreamEnd: { timer?: NodeJS.Timeout; settled: boolean } = { settled: false };
+  const awaitUpstreamEnd = () => {
+    if (!upstreamEnd.settled) upstreamEnd.timer = setTimeout(() => call.abort.abort(), upstreamEndGraceMs);
+  };
+  const upstreamSettled = () => {
+    upstreamEnd.settled = true;
+    clearTimeout(upstreamEnd.timer);
+  };
   // What the response said about usage and ids: read once, before the call is recorded, from
   // whatever arrived (a stream cut short keeps the usage it had already reported).
   let factsRead = false;
@@ -116,9 +135,14 @@ export async function forward(
    * (`res.end` uncorks it).
    */
   const endWith = (last: Buffer | string | null, callback?: () => void): Promise<void> => {
+    // Ending already: at a stream's terminal event, and the upstream failed while that end waited
+    // for the journal. That end, with the terminal frame, is the one the response gets.
+    if (ending) return callback ? ending.then(callback) : ending;
     const recorded = record(readFacts);
     res.socket?.cork();
-    return recorded.then(() => endResponse(res, last, callback));
+    ending = recorded.then(() => endResponse(res, last, callback));
+    if (reading.sse?.ended && !bodyEnded) void ending.then(awaitUpstreamEnd);
+    return ending;
   };
   /** The frames that end a broken stream; a reset can cut a frame in half, so that one is closed first. */
   const errorFrames = (sse: SseFactsTracker, message: string): Buffer =>
@@ -177,7 +201,9 @@ export async function forward(
         return responseSink(res, { deliver, completes, finish, endWith });
       },
     );
+    upstreamSettled();
   } catch (error) {
+    upstreamSettled();
     // The response already ended or broke: the caller is gone (an EPIPE on the last flush can
     // arrive before its connection reports closing). There is no one left to answer. A caller
     // who had the whole response before hanging up did not abort it.

@@ -115,13 +115,13 @@ export function createGateway({
    * ends any other way. `readFacts` runs first (it may read the answer). The promise resolves
    * once the event is in the bus's journal (written at the end of this turn, with the other
    * events of the turn); an answer that outgrew memory is recorded in its turn first
-   * (`largeAnswerTurns`). A call recorded already waits for its journal write the same way.
+   * (`largeAnswerTurns`). A call recorded already gets the same promise.
    */
   function record(call: CallState, readFacts?: () => void): Promise<void> {
     const caller = call.caller;
     if (!caller) return Promise.resolve();
-    if (call.recorded) return journaled();
-    call.recorded = true;
+    // (an answer on disk may still wait for its turn to be published: the same promise waits too)
+    if (call.recorded) return call.recorded;
     // the call as it ended: a turn's wait changes neither its time nor its outcome
     call.endedAt = performance.now();
     const publish = () => {
@@ -141,10 +141,16 @@ export function createGateway({
       }
     };
     if (!call.answer?.onDisk) {
-      publish();
-      return journaled();
+      try {
+        publish();
+      } finally {
+        // (set also when publishing threw: the call is never published twice)
+        call.recorded = journaled();
+      }
+    } else {
+      call.recorded = largeAnswers.take(publish, call.requestId).then(journaled);
     }
-    return largeAnswers.take(publish, call.requestId).then(journaled);
+    return call.recorded;
   }
 
   const journaled = () => new Promise<void>((resolve) => bus.whenJournaled(resolve));

@@ -98,6 +98,45 @@ describe("stream edge cases", () => {
     expect(envelope.error).toBeNull();
   });
 
+  it("a reset that comes with the terminal event still ends the stream with it, captured as complete", async () => {
+    // The reset can reach the gateway while the response's end waits for the call's journal write.
+    script = (_req, res) => {
+      res.writeHead(200, sseHead);
+      const frames = [chunk("c6", "Now"), usageChunk("c6"), "data: [DONE]"];
+      res.write(`${frames.join("\n\n")}\n\n`, () => res.destroy());
+    };
+    const managed = await managedStream();
+    const text = await managed.text();
+    expect(text).toBe(`${chunk("c6", "Now")}\n\ndata: [DONE]\n\n`);
+    const envelope = await captureOf(managed.headers.get("x-gateway-request-id")!);
+    expect(envelope.stream_outcome).toBe("complete");
+    expect(envelope.response_body).toBe(text);
+  });
+
+  it("ends the response at the terminal event, drops what the upstream sends after it, and lets go of an upstream that holds its end", async () => {
+    let upstreamClosed: () => void;
+    const closedEarly = new Promise<boolean>((resolve) => {
+      upstreamClosed = () => resolve(true);
+    });
+    script = (_req, res) => {
+      res.writeHead(200, sseHead);
+      res.write(`${chunk("c7", "Done")}\n\n${usageChunk("c7")}\n\ndata: [DONE]\n\n`);
+      // after the terminal event, in a later read: a frame, then an end that does not come
+      setTimeout(() => res.write(`${chunk("c7", "late")}\n\n`), 50);
+      res.on("close", () => {
+        if (!res.writableEnded) upstreamClosed();
+      });
+    };
+    const managed = await managedStream();
+    const text = await managed.text();
+    expect(text).toBe(`${chunk("c7", "Done")}\n\ndata: [DONE]\n\n`);
+    const envelope = await captureOf(managed.headers.get("x-gateway-request-id")!);
+    expect(envelope.stream_outcome).toBe("complete");
+    expect(envelope.response_body).toBe(text);
+    // the gateway closes the upstream's connection rather than wait on it
+    expect(await closedEarly).toBe(true);
+  });
+
   it("a reset in the middle of a frame closes the cut frame before the error event", async () => {
     script = (_req, res) => {
       res.writeHead(200, sseHead);
