@@ -43,6 +43,11 @@ export interface BenchConfig {
    * at a time, after 100 discarded): what a target adds to a single call. 0 leaves it out.
    */
   oneClientRequests: number;
+  /**
+   * Bytes of the prompt every request carries: 0 (default) sends "hello"; a coding agent sends
+   * 50-200 KB of context, and each of its bytes crosses the gateway's event path.
+   */
+  promptBytes: number;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -96,5 +101,6 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     peers: peerList(env.BENCH_PEERS),
     pin: flag(env.BENCH_PIN),
     oneClientRequests: Math.round(nonNegativeNumber(env, "BENCH_ONE_CLIENT", 1000)),
+    promptBytes: Math.round(nonNegativeNumber(env, "BENCH_PROMPT_BYTES", 0)),
   };
 }

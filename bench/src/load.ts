@@ -12,20 +12,42 @@ export interface Scenario {
 
 /** The model every request asks for; peers map it to the mock. */
 export const benchModel = "gpt-5.4-mini";
-const messages = [{ role: "user", content: "hello" }];
 
-export const scenarios: Scenario[] = [
-  { name: "json", body: JSON.stringify({ model: benchModel, messages }) },
-  {
-    name: "sse",
-    body: JSON.stringify({
-      model: benchModel,
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    }),
-  },
+/**
+ * The json and sse scenarios, with a prompt of "hello", or of about `promptBytes` of source code
+ * (a coding agent's context: quotes and newlines that JSON escapes, as real prompts carry).
+ */
+export function scenariosFor(promptBytes: number): Scenario[] {
+  const messages = [{ role: "user", content: promptBytes > 0 ? sourceText(promptBytes) : "hello" }];
+  return [
+    { name: "json", body: JSON.stringify({ model: benchModel, messages }) },
+    {
+      name: "sse",
+      body: JSON.stringify({
+        model: benchModel,
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    },
+  ];
+}
+
+const sourceLines = [
+  'import { readFile } from "node:fs/promises";',
+  "export async function loadConfig(path: string): Promise<Record<string, string>> {",
+  '  const text = await readFile(path, "utf8");',
+  '  return Object.fromEntries(text.split("\\n").map((line) => line.split("=")));',
+  "}",
+  "",
 ];
+
+/** Numbered lines of TypeScript, `bytes` long (ASCII, so characters and bytes agree). */
+function sourceText(bytes: number): string {
+  let text = "";
+  for (let n = 1; text.length < bytes; n++) text += `// line ${n}\n${sourceLines[n % sourceLines.length]}\n`;
+  return text.slice(0, bytes);
+}
 
 /**
  * Whether a response body carries the mock's answer: a completion (json) or a stream of chunks

@@ -209,6 +209,9 @@ export function renderReport(
         ? "Each phase ends after a request count sized to last the duration, so no response is cut off. "
         : "Each phase ends at the duration, closing connections mid-response. ") +
       "Upstream: testkit mock provider B. " +
+      (config.promptBytes > 0
+        ? `Prompt: ${config.promptBytes} bytes of source code (BENCH_PROMPT_BYTES). `
+        : 'Prompt: "hello". ') +
       (config.gateway === "split"
         ? "Gateway: `apps/gateway` of the split deployment on Kafka and Redis, capture on (default " +
           "workload, sample rate 1: every event carries both bodies); its capture writer and costing " +

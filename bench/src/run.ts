@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { appEnv, appNodeArgs } from "./app-command.ts";
 import { assertAlive, startChild, stopChildren } from "./children.ts";
 import { pinnedCores, readConfig } from "./config.ts";
-import { type ScenarioName, scenarios } from "./load.ts";
+import { type ScenarioName, scenariosFor } from "./load.ts";
 import { type Measurement, measure, type Target, type TargetName } from "./measure.ts";
 import { measureOneClient, type OneClientMeasurement } from "./one-client.ts";
 import { peerVersion, startPeer } from "./peers.ts";
@@ -168,6 +168,7 @@ function revision(): string {
 
 async function main(): Promise<number> {
   const config = readConfig(process.env);
+  const scenarios = scenariosFor(config.promptBytes);
   mkdirSync(outDir, { recursive: true });
   if (config.profile) rmSync(profileDir, { recursive: true, force: true });
   const startedAt = new Date();
