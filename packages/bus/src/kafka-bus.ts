@@ -5,6 +5,7 @@ import { lockDir } from "./dir-lock.ts";
 import type { EventBus, EventHeaders } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
+import { batchCompression } from "./kafka-compression.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
@@ -200,6 +201,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       for (const topic of byTopic.keys()) await ensureTopic(topic);
       partitions.nextSend();
       await producer.sendBatch({
+        compression: batchCompression,
         topicMessages: [...byTopic].map(([topic, rs]) => ({
           topic,
           messages: rs.map((r) => ({ key: r.key, value: r.value, headers: r.headers })),

@@ -1,12 +1,13 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
-import { Kafka, logLevel } from "kafkajs";
+import kafkajs, { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
 import { createKafkaBus, type KafkaBusOptions } from "../src/index.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
 import { spooledLines, tempDirs } from "./support/spool-dirs.ts";
 
+const { CompressionCodecs, CompressionTypes } = kafkajs;
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
 const tempDir = tempDirs("kafka-bus-");
@@ -162,6 +163,50 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     for (let i = 1; i < count; i++) if (partitionOf[i] !== partitionOf[i - 1]) sends++;
     expect(partitionOf.filter((p) => p !== undefined)).toHaveLength(count);
     expect(sends).toBeLessThanOrEqual(10);
+  }, 60_000);
+
+  it("sends its batches gzip-compressed, and its consumers read them back", async () => {
+    const topic = `test.gzip.${Date.now()}`;
+    // the bus's codec, watched: what each send hands it, and what it makes of that
+    const codec = CompressionCodecs[CompressionTypes.GZIP]!;
+    const sizes = { in: 0, out: 0 };
+    CompressionCodecs[CompressionTypes.GZIP] = () => {
+      const inner = codec();
+      return {
+        async compress(encoder: { buffer: Buffer }) {
+          const out: Buffer = await inner.compress(encoder);
+          sizes.in += encoder.buffer.length;
+          sizes.out += out.length;
+          return out;
+        },
+        decompress: inner.decompress,
+      };
+    };
+    try {
+      const bus = await busOnBroker({ partitions: 1 });
+      const seen = new Map<number, string>();
+      await bus.subscribe({
+        topic,
+        group: "g",
+        handle: async (batch) => {
+          for (const e of batch) seen.set((e as { i: number }).i, (e as { body: string }).body);
+        },
+      });
+      // events like a call's: mostly a body of text
+      const body = (i: number) =>
+        `data: {"id":"c${i}","choices":[{"delta":{"content":"word ${i}"}}]}\n\n`.repeat(40);
+      for (let i = 0; i < 100; i++) bus.publish(topic, `k${i}`, { i, body: body(i) });
+      await bus.flush();
+      const deadline = Date.now() + 20_000;
+      while (seen.size < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await bus.close();
+      expect([...seen].every(([i, text]) => text === body(i))).toBe(true);
+      expect(seen.size).toBe(100);
+      expect(sizes.in).toBeGreaterThan(100 * body(0).length);
+      expect(sizes.out).toBeLessThan(sizes.in / 5);
+    } finally {
+      CompressionCodecs[CompressionTypes.GZIP] = codec;
+    }
   }, 60_000);
 
   it("splits a burst bigger than the topic's max.message.bytes over several sends", async () => {
