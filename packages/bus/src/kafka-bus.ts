@@ -371,7 +371,6 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
           // Kafka balances a group over all its members' topics at once, so one group id per
           // (group, topic) pair: the port's groups are per topic, as in the in-process bus.
           groupId: named(`${group}.${topic}`),
-          maxMessageBytes,
           chunk: options.maxHandlerBatch ?? 256,
           handle,
           retryDelayMs: options.handlerRetryDelayMs,
