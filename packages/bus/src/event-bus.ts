@@ -4,9 +4,20 @@
  */
 export interface EventBus {
   /**
-   * Never blocks the caller and never throws: the event is buffered and sent in batches.
-   * `headers` travel beside the payload (Kafka message headers; kept in the spool and journal)
-   * and reach the subscribers as they were: the W3C trace context of the call that published it.
+   * Never blocks the caller: the event is buffered and sent in batches. `headers` travel beside
+   * the payload (Kafka message headers; kept in the spool and journal) and reach the subscribers
+   * as they were: the W3C trace context of the call that published it.
+   *
+   * A payload is binary or JSON. A Node `Buffer` whose first byte is 0x00 (a byte no JSON text
+   * starts with) is binary: it travels byte for byte and reaches every subscriber's `handle` as a
+   * `Buffer` holding the same bytes (the bus keeps the given Buffer, not a copy: do not change it
+   * after publishing). Any other payload travels as its JSON and reaches the subscribers as its
+   * parse on Kafka, as the same object in process. A subscriber that may see both tells them
+   * apart with `Buffer.isBuffer`.
+   *
+   * Throws only on a programming error, never for the bus's state: a Buffer payload that is
+   * empty or does not start with 0x00, or (where the bus encodes it: on Kafka, in process with a
+   * journal) a payload JSON cannot encode (a cycle, a BigInt, `undefined`).
    */
   publish(topic: string, key: string, payload: unknown, headers?: EventHeaders): void;
   /**
@@ -17,9 +28,10 @@ export interface EventBus {
    */
   whenJournaled(then: () => void): void;
   /**
-   * The largest event, as UTF-8 JSON, that the bus carries (on Kafka, the topic's message limit
-   * less room for the record's framing; unbounded in process). A larger one is dropped with an
-   * error log, so a publisher whose events can grow past it (a call with its capture) cuts them.
+   * The largest payload, in encoded bytes (a binary payload's length, a JSON payload's UTF-8
+   * length), that the bus carries (on Kafka, the topic's message limit less room for the record's
+   * key, headers and framing; unbounded in process). A larger one is dropped with an error log,
+   * so a publisher whose events can grow past it (a call with its capture) cuts them.
    */
   readonly maxEventBytes: number;
   /**
@@ -84,6 +96,10 @@ export type EventHeaders = Readonly<Record<string, string>>;
 export interface Subscription {
   topic: string;
   group: string;
-  /** `headers[i]` are the headers `batch[i]` was published with, if any. */
+  /**
+   * `batch[i]` is an event's payload (a `Buffer` for a binary one, see `EventBus.publish`: it may
+   * be a view into a larger buffer, such as the fetched batch, so a handler that keeps it past
+   * its call keeps a copy); `headers[i]` are the headers it was published with, if any.
+   */
   handle(batch: unknown[], headers: readonly (EventHeaders | undefined)[]): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { deliver } from "./deliver.ts";
 import type { EventBus, EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import type { OpenedJournal } from "./journal.ts";
+import { checkPayload, decodePayload, encodePayload } from "./payload.ts";
 
 const maxBatch = 512;
 
@@ -38,9 +39,9 @@ export interface InProcessBusOptions {
   /** Wait before delivering a failed batch again. */
   retryDelayMs?: number;
   /**
-   * Every event is written here (with the others of its turn, at the turn's end: `whenJournaled`)
-   * and leaves once each group has handled it; what an earlier process left is published again by
-   * `replayJournal`.
+   * Every event is written here, as its encoded payload (`encodePayload`), with the others of its
+   * turn, at the turn's end (`whenJournaled`), and leaves once each group has handled it; what an
+   * earlier process left is published again by `replayJournal`.
    */
   journal?: OpenedJournal;
 }
@@ -55,7 +56,9 @@ export interface InProcessBus extends EventBus {
 
 /**
  * The embedded bus: the same contract as Kafka, within one process. Events are delivered on a
- * later tick, never inside `publish`, so a slow consumer never delays the response path.
+ * later tick, never inside `publish`, so a slow consumer never delays the response path. Handlers
+ * get the published payload itself (the same object, the same Buffer for a binary one); an event
+ * replayed from the journal, its decoding (`decodePayload`).
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): InProcessBus {
   const groupsByTopic = new Map<string, GroupQueue[]>();
@@ -111,12 +114,28 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
   }
 
   function publish(topic: string, key: string, payload: unknown, headers?: EventHeaders) {
+    // a payload that is not one throws (see `EventBus.publish`), whether or not anyone listens
+    checkPayload(payload);
+    enqueue(topic, key, payload, undefined, headers);
+  }
+
+  /** Queues an event for each group, journaled as `value` (its payload's encoding, made when not given). */
+  function enqueue(
+    topic: string,
+    key: string,
+    payload: unknown,
+    value: Buffer | undefined,
+    headers?: EventHeaders,
+  ) {
     const queues = groupsByTopic.get(topic);
     if (!queues) return;
-    const value = journal ? JSON.stringify(payload) : "";
-    const seq = journal
-      ? journal.append(headers ? { topic, key, value, headers } : { topic, key, value })
-      : 0;
+    let seq = 0;
+    if (journal) {
+      const encoded = value ?? encodePayload(payload);
+      seq = journal.append(
+        headers ? { topic, key, value: encoded, headers } : { topic, key, value: encoded },
+      );
+    }
     for (const queue of queues) {
       queue.pending.push({ payload, headers });
       queue.seqs.push(seq);
@@ -133,15 +152,16 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       const leftover = options.journal?.leftover.splice(0) ?? [];
       let replayed = 0;
       for (const record of leftover) {
-        // a line whose head survived a host crash but whose payload did not is skipped, not fatal
+        // a record whose head survived a host crash but whose payload did not is skipped, not fatal
         let payload: unknown;
         try {
-          payload = JSON.parse(record.value);
+          payload = decodePayload(record.value);
         } catch (error) {
-          options.onDeadLetter?.("journal", record.value, error);
+          options.onDeadLetter?.("journal", record.value.toString("utf8"), error);
           continue;
         }
-        publish(record.topic, record.key, payload, record.headers);
+        // journaled again as the bytes it was read as
+        enqueue(record.topic, record.key, payload, record.value, record.headers);
         replayed++;
       }
       options.journal?.dropLeftover();

@@ -4,4 +4,5 @@ export * from "./event-bus.ts";
 export * from "./in-process-bus.ts";
 export * from "./journal.ts";
 export * from "./kafka-bus.ts";
+export * from "./payload.ts";
 export * from "./spool.ts";

@@ -6,23 +6,26 @@ import {
   readdirSync,
   readFileSync,
   unlinkSync,
-  writeSync,
+  writevSync,
 } from "node:fs";
 import { join } from "node:path";
-import { parseSegment, recordLine, type SpoolRecord } from "./spool.ts";
+import { encodeRecord, parseSegment, type SpoolRecord } from "./spool.ts";
 
 /**
  * A write-ahead log of the events a process publishes, so that a process killed outright (an
  * OOM kill, `docker kill`) loses none it had published: each event is written here, and the next
  * process on the same directory publishes again whatever the last one had not handed on. The
- * events appended in one turn of the event loop are written together, in one plain write (no
- * fsync, into the page cache: it outlives the process, not the machine) at the end of that turn;
- * a publisher that must not answer before its event is safe waits for `whenWritten`.
+ * events appended in one turn of the event loop are written together, in one plain write (a
+ * `writev` of their parts, which the system splits only past 1,024 of them; no fsync, into the
+ * page cache: it outlives the process, not the machine) at the end of that turn;
+ * a publisher that must not answer before its event is safe waits for `whenWritten`. Records are
+ * written as the spool writes them (`encodeRecord`); a segment left in the text format of earlier
+ * versions reads too (`parseSegment`).
  */
 export interface Journal {
   /**
    * Takes one record and returns its sequence number; it is written with the others of this
-   * turn (at once past `batchChars`). Never throws: a write that fails (a full disk) is reported
+   * turn (at once past `batchBytes`). Never throws: a write that fails (a full disk) is reported
    * through `onError`, and its records are not protected against a kill.
    */
   append(record: SpoolRecord): number;
@@ -47,8 +50,8 @@ export interface OpenedJournal {
 export interface JournalOptions {
   /** A segment is closed past this size and deleted once all its records are handed on. */
   segmentBytes?: number;
-  /** Records waiting for the end of the turn are written at once past this many characters. */
-  batchChars?: number;
+  /** Records waiting for the end of the turn are written at once past this many bytes (1 MiB). */
+  batchBytes?: number;
   onError(message: string, error: unknown): void;
 }
 
@@ -57,6 +60,7 @@ const segmentName = (n: number) => `journal-${String(n).padStart(12, "0")}.log`;
 
 /**
  * Opens the journal in `dir` (one directory per process), reading what an earlier process left.
+ * It writes only to segments it creates (numbered past every one it found), never to those.
  * Under steady traffic the segment being written is emptied in place whenever everything in it
  * has been handed on (a truncate, not a new file: creating and deleting files at the rate of
  * calls slows every file create on ext4), and segments roll only while events back up.
@@ -65,7 +69,7 @@ const segmentName = (n: number) => `journal-${String(n).padStart(12, "0")}.log`;
  */
 export function openJournal(dir: string, options: JournalOptions): OpenedJournal {
   const segmentBytes = options.segmentBytes ?? 8 * 1024 * 1024;
-  const batchChars = options.batchChars ?? 1024 * 1024;
+  const batchBytes = options.batchBytes ?? 1024 * 1024;
   // owner only: records hold captured prompts and responses
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const found = readdirSync(dir)
@@ -75,8 +79,8 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
     .sort((a, b) => a - b);
   const leftover: SpoolRecord[] = [];
   for (const n of found) {
-    const { records, skipped } = parseSegment(readFileSync(join(dir, segmentName(n)), "utf8"));
-    if (skipped > 0) options.onError(`journal ${segmentName(n)}: ${skipped} torn line(s) skipped`, null);
+    const { records, skipped } = parseSegment(readFileSync(join(dir, segmentName(n))));
+    if (skipped > 0) options.onError(`journal ${segmentName(n)}: ${skipped} torn record(s) skipped`, null);
     leftover.push(...records);
   }
 
@@ -84,9 +88,13 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
   let fd: number | null = null;
   let bytes = 0;
   let next = 0;
-  /** Lines appended in this turn and not yet written, and who waits for their write. */
-  let waiting: string[] = [];
-  let waitingChars = 0;
+  /**
+   * Records appended in this turn and not yet written (each as `encodeRecord`'s two parts), and
+   * who waits for their write.
+   */
+  let waiting: Buffer[] = [];
+  let waitingRecords = 0;
+  let waitingBytes = 0;
   let waiters: (() => void)[] = [];
   let writeLater: NodeJS.Immediate | null = null;
   /** Segments rolled while their records were not all handed on, with the last number in each. */
@@ -132,27 +140,29 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
   }
 
   /**
-   * Writes the lines of this turn in one write, then wakes whoever waited for them (also when the
+   * Writes the records of this turn in one write, then wakes whoever waited for them (also when the
    * write failed: an answer is never held for good). False when the write failed.
    */
   function writeWaiting(): boolean {
     if (writeLater) clearImmediate(writeLater);
     writeLater = null;
-    const lines = waiting;
+    const parts = waiting;
+    const records = waitingRecords;
+    const size = waitingBytes;
     const last = next - 1;
     waiting = [];
-    waitingChars = 0;
+    waitingRecords = 0;
+    waitingBytes = 0;
     try {
-      if (lines.length === 0) return true;
-      const data = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(""));
+      if (parts.length === 0) return true;
       fd ??= openSync(join(dir, segmentName(segment)), "a", 0o600);
-      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
-      bytes += data.length;
+      writeAll(fd, parts);
+      bytes += size;
       if (bytes >= segmentBytes) roll(last);
       return true;
     } catch (error) {
-      options.onError(`journal: write failed; ${lines.length} event(s) not protected against a kill`, error);
-      // A torn line must stay the last of its segment, not run into the next record.
+      options.onError(`journal: write failed; ${records} event(s) not protected against a kill`, error);
+      // A torn record must stay the last of its segment, not run into the next one.
       if (fd !== null) roll(last);
       return false;
     } finally {
@@ -162,10 +172,11 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
 
   const journal: Journal = {
     append(record) {
-      const line = recordLine(record);
-      waiting.push(line);
-      waitingChars += line.length;
-      if (waitingChars >= batchChars) writeWaiting();
+      const [frame, value] = encodeRecord(record);
+      waiting.push(frame, value);
+      waitingRecords++;
+      waitingBytes += frame.length + value.length;
+      if (waitingBytes >= batchBytes) writeWaiting();
       else writeLater ??= setImmediate(writeWaiting);
       return next++;
     },
@@ -180,7 +191,8 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
       // every record is handed on: those not yet written need not be
       if (seq >= next && waiting.length > 0) {
         waiting = [];
-        waitingChars = 0;
+        waitingRecords = 0;
+        waitingBytes = 0;
         writeWaiting();
       }
       while (rolled.length > 0 && rolled[0]!.last < seq) remove(rolled.shift()!.name);
@@ -211,4 +223,19 @@ export function openJournal(dir: string, options: JournalOptions): OpenedJournal
       for (const n of found) remove(segmentName(n));
     },
   };
+}
+
+/**
+ * Writes `parts` one after the other in as few calls as the system allows (the values are not
+ * copied into one buffer), going on after a write that took only part of them.
+ */
+function writeAll(fd: number, parts: Buffer[]) {
+  let rest = parts;
+  while (rest.length > 0) {
+    let written = writevSync(fd, rest);
+    let done = 0;
+    while (done < rest.length && written >= rest[done]!.length) written -= rest[done++]!.length;
+    rest = rest.slice(done);
+    if (written > 0) rest[0] = rest[0]!.subarray(written);
+  }
 }

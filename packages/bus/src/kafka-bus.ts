@@ -7,6 +7,7 @@ import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
 import { batchCompression } from "./kafka-compression.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
+import { encodePayload, isBinaryValue } from "./payload.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
 
@@ -42,9 +43,11 @@ export interface KafkaBusOptions {
   namePrefix?: string;
   /**
    * An event a group's handler failed on, alone, 8 times (after its chunk failed 3 times), or a
-   * message that is not JSON (`event` is then its raw text). It is skipped, so it cannot stall
-   * its partition, and also published to the topic `<topic>.dlq` as
-   * `{"group", "error", "value": the message's text}`.
+   * message that is neither binary nor JSON (`event` is then its raw text). `event` is the
+   * payload as handlers get it: a `Buffer` for a binary one. It is skipped, so it cannot stall its
+   * partition, and also published to the topic `<topic>.dlq` as the JSON
+   * `{"group", "error", "value": the message's text}`, or for a binary message
+   * `{"group", "error", "value": its bytes in base64, "value_encoding": "base64"}`.
    */
   onDeadLetter?: (group: string, event: unknown, error: unknown) => void;
   /** Wait before delivering a failed chunk to a consumer again. */
@@ -53,9 +56,9 @@ export interface KafkaBusOptions {
 
 /**
  * Where the send that starts at `from` ends. A send is one record batch on the broker, which must
- * fit the topic's `max.message.bytes`: text is counted at 3 UTF-8 bytes per UTF-16 unit at most,
- * plus a record's key and framing. Capped at 4 MiB; the first record always goes (enqueue has
- * already dropped any that cannot fit alone).
+ * fit the topic's `max.message.bytes`: a record's value counts its bytes, its key and headers
+ * (text) 3 UTF-8 bytes per UTF-16 unit at most, plus its framing. Capped at 4 MiB; the first
+ * record always goes (enqueue has already dropped any that cannot fit alone).
  */
 function sendEnd(records: SpoolRecord[], from: number, maxMessageBytes: number): number {
   const limit = Math.min(4 * 1024 * 1024, maxMessageBytes - 1024);
@@ -63,19 +66,19 @@ function sendEnd(records: SpoolRecord[], from: number, maxMessageBytes: number):
   let end = from;
   while (end < records.length) {
     const record = records[end]!;
-    bytes += 3 * (record.value.length + record.key.length) + 64;
-    if (record.headers) bytes += headerChars(record.headers);
+    bytes += record.value.length + 3 * record.key.length + 64;
+    if (record.headers) bytes += headerBytes(record.headers);
     if (end > from && bytes > limit) break;
     end++;
   }
   return end;
 }
 
-/** A record's header names and values, counted at 3 bytes per character as its text is. */
-function headerChars(headers: EventHeaders): number {
-  let chars = 0;
-  for (const name in headers) chars += 3 * (name.length + headers[name]!.length) + 8;
-  return chars;
+/** A record's header names and values, text counted at 3 bytes per character, as its key is. */
+function headerBytes(headers: EventHeaders): number {
+  let bytes = 0;
+  for (const name in headers) bytes += 3 * (name.length + headers[name]!.length) + 8;
+  return bytes;
 }
 
 /**
@@ -335,10 +338,10 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     }, lingerMs);
   }
 
-  function enqueue(topic: string, key: string, value: string, headers?: EventHeaders) {
+  /** Takes an event's encoded payload (`encodePayload`): it travels as these bytes. */
+  function enqueue(topic: string, key: string, value: Buffer, headers?: EventHeaders) {
     if (closed) return;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: only a long event needs its bytes counted.
-    if (value.length * 3 > maxEventBytes && Buffer.byteLength(value) > maxEventBytes) {
+    if (value.length > maxEventBytes) {
       log.error("event larger than the broker's message limit; dropped", { topic, key, bytes: value.length });
       return;
     }
@@ -358,7 +361,8 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
 
   return {
     publish(topic, key, payload, headers) {
-      enqueue(named(topic), key, JSON.stringify(payload), headers);
+      // throws on a payload that is not one (see `EventBus.publish`): a programming error
+      enqueue(named(topic), key, encodePayload(payload), headers);
     },
     whenJournaled: (then) => journal.whenWritten(then),
     maxEventBytes,
@@ -377,13 +381,17 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
           name: { group, topic },
           admin: connectedAdmin,
           onDeadLetter: (dead) => {
-            options.onDeadLetter?.(group, "event" in dead ? dead.event : dead.value, dead.error);
-            // through the same path as any event, so the spool keeps it while the broker is away
-            enqueue(
-              named(`${topic}.dlq`),
-              dead.key,
-              JSON.stringify({ group, error: String(dead.error), value: dead.value }),
+            options.onDeadLetter?.(
+              group,
+              "event" in dead ? dead.event : dead.value.toString("utf8"),
+              dead.error,
             );
+            const error = String(dead.error);
+            const letter = isBinaryValue(dead.value)
+              ? { group, error, value: dead.value.toString("base64"), value_encoding: "base64" }
+              : { group, error, value: dead.value.toString("utf8") };
+            // through the same path as any event, so the spool keeps it while the broker is away
+            enqueue(named(`${topic}.dlq`), dead.key, encodePayload(letter));
           },
           log,
         }),

@@ -2,11 +2,15 @@ import { type Logger, readWithin } from "@gateway/contracts";
 import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
+import { decodePayload } from "./payload.ts";
 
-/** What a dead-lettered message was: its key and value as read, and the event, when it was JSON. */
+/**
+ * What a dead-lettered message was: its key and value as read, and the event (as handlers get
+ * it, see `decodePayload`) when the value decoded: absent for a JSON value that does not parse.
+ */
 interface DeadLetter {
   key: string;
-  value: string;
+  value: Buffer;
   event?: unknown;
   error: unknown;
 }
@@ -134,13 +138,13 @@ export async function startGroupConsumer(
           const events: { message: KafkaMessage; event: unknown }[] = [];
           for (const message of messages) {
             if (!message.value) continue;
-            const value = message.value.toString("utf8");
             try {
-              events.push({ message, event: JSON.parse(value) as unknown });
+              // a binary payload as it is, any other parsed from its JSON
+              events.push({ message, event: decodePayload(message.value) });
             } catch (error) {
               // no redelivery will ever parse it: holding the partition for it would stall it for good
               stats.deadLettered++;
-              deadLetter(message, value, undefined, error);
+              deadLetter(message, message.value, undefined, error);
             }
           }
           const done = await deliver(events, {
@@ -153,7 +157,7 @@ export async function startGroupConsumer(
             retryDelayMs: options.retryDelayMs ?? 200,
             onError: (error) => log.warn("event handler failed", { group: groupId, error }),
             onDeadLetter: ({ message, event }, error) =>
-              deadLetter(message, message.value?.toString("utf8") ?? "", event, error),
+              deadLetter(message, message.value ?? Buffer.alloc(0), event, error),
             keepGoing: async () => {
               // a handler that keeps failing may take a while: stay in the group meanwhile
               await heartbeat();
@@ -176,7 +180,7 @@ export async function startGroupConsumer(
     });
   }
 
-  function deadLetter(message: KafkaMessage, value: string, event: unknown, error: unknown) {
+  function deadLetter(message: KafkaMessage, value: Buffer, event: unknown, error: unknown) {
     log.error("event dead-lettered", { group: groupId, offset: message.offset, error });
     const dead: DeadLetter = { key: message.key?.toString("utf8") ?? "", value, error };
     if (event !== undefined) dead.event = event;

@@ -93,6 +93,33 @@ describe("in-process bus", () => {
     await bus.close();
   });
 
+  it("hands a binary payload to every group as the Buffer published (see also the journal's tests)", async () => {
+    const bus = createInProcessBus();
+    const frame = Buffer.from([0x00, 0x0a, 0x09, 0xff, 0xfe, 0x00, 0x7b, 0x0d]);
+    const seen: Record<string, unknown[]> = { a: [], b: [] };
+    for (const group of ["a", "b"])
+      await bus.subscribe({ topic: "t", group, handle: async (batch) => void seen[group]!.push(...batch) });
+    bus.publish("t", "bin", frame);
+    bus.publish("t", "json", { n: 1 });
+    await bus.flush();
+    for (const group of ["a", "b"]) expect(seen[group]).toEqual([frame, { n: 1 }]);
+    expect(seen.a![0]).toBe(frame);
+    await bus.close();
+  });
+
+  it("throws at publish on a Buffer that is not a binary payload, with or without a subscriber", async () => {
+    const bus = createInProcessBus();
+    expect(() => bus.publish("nobody", "k", Buffer.from("{}"))).toThrow(
+      /must start with the byte 0x00, not 0x7b/,
+    );
+    await bus.subscribe({ topic: "t", group: "g", handle: async () => {} });
+    expect(() => bus.publish("t", "k", Buffer.from([0x01]))).toThrow(/0x00/);
+    expect(() => bus.publish("t", "k", Buffer.alloc(0))).toThrow(/must not be empty/);
+    await bus.flush();
+    expect(bus.stats().groups[0]?.handled).toBe(0);
+    await bus.close();
+  });
+
   it("refuses a second subscriber in the same group", async () => {
     const bus = createInProcessBus();
     await bus.subscribe({ topic: "t", group: "g", handle: async () => {} });

@@ -6,7 +6,7 @@ import kafkajs, { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
 import { createKafkaBus, type KafkaBusOptions } from "../src/index.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
-import { spooledLines, tempDirs } from "./support/spool-dirs.ts";
+import { spooledRecords, tempDirs } from "./support/spool-dirs.ts";
 
 const { CompressionCodecs, CompressionTypes } = kafkajs;
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
@@ -22,16 +22,16 @@ describe("kafka bus without a broker", () => {
     expect(Date.now() - started).toBeLessThan(50);
     await bus.flush();
     await bus.close();
-    expect(await spooledLines(spoolDir)).toHaveLength(100);
+    expect(await spooledRecords(spoolDir)).toHaveLength(100);
   });
 
   it("says an event is handed on once it is on disk", async () => {
     const spoolDir = await tempDir();
     const bus = await busWithoutBroker(spoolDir, { sendTimeoutMs: 300, lingerMs: 1 });
     bus.publish("t", "k0", { i: 0 });
-    expect(await spooledLines(spoolDir)).toHaveLength(0);
+    expect(await spooledRecords(spoolDir)).toHaveLength(0);
     await bus.handedOn();
-    expect(await spooledLines(spoolDir)).toHaveLength(1);
+    expect(await spooledRecords(spoolDir)).toHaveLength(1);
     await bus.close();
   });
 
@@ -43,8 +43,36 @@ describe("kafka bus without a broker", () => {
     for (let i = 1; i < 10; i++) bus.publish("t", `k${i}`, { i });
     // no flush: the retry is a minute away, so only the pump's own pass can have written them
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(await spooledLines(spoolDir)).toHaveLength(10);
+    expect(await spooledRecords(spoolDir)).toHaveLength(10);
     await bus.close();
+  });
+});
+
+describe("kafka bus payloads, without a broker", () => {
+  it("throws at publish on a Buffer that is not a binary payload", async () => {
+    const bus = await busWithoutBroker(await tempDir());
+    expect(() => bus.publish("t", "k", Buffer.from('{"n":1}'))).toThrow(/must start with the byte 0x00/);
+    expect(() => bus.publish("t", "k", Buffer.alloc(0))).toThrow(/must not be empty/);
+    await bus.close();
+  });
+
+  it("spools a binary payload as its bytes, and counts them against the event limit", async () => {
+    const spoolDir = await tempDir();
+    const bus = await busWithoutBroker(spoolDir, { maxMessageBytes: 2048 });
+    expect(bus.maxEventBytes).toBe(1024);
+    const fits = Buffer.concat([Buffer.from([0, 0x0a, 0xff]), Buffer.alloc(1021, 0xfe)]);
+    bus.publish("t", "fits", fits);
+    bus.publish("t", "over", Buffer.concat([fits, Buffer.from([0])]));
+    // 1,024 bytes of JSON: a string of 1,022 characters in its quotes
+    bus.publish("t", "json", "x".repeat(1022));
+    // 1,026 bytes of JSON in 514 characters
+    bus.publish("t", "json over", "é".repeat(512));
+    await bus.flush();
+    await bus.close();
+    expect(await spooledRecords(spoolDir)).toEqual([
+      { topic: "t", key: "fits", value: fits },
+      { topic: "t", key: "json", value: Buffer.from(`"${"x".repeat(1022)}"`) },
+    ]);
   });
 });
 
@@ -110,6 +138,38 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     // nothing left: no spool segment, an empty journal, the lock released
     expect(await readdir(spoolDir)).toEqual(["journal"]);
     expect(await readdir(join(spoolDir, "journal"))).toEqual([]);
+  }, 60_000);
+
+  it("carries binary payloads byte for byte beside JSON ones, also through the spool of a process that could not reach the broker", async () => {
+    const topic = `test.binary.${Date.now()}`;
+    const spoolDir = await tempDir();
+    const frame = (n: number) => Buffer.from([0x00, n, 0x0a, 0x09, 0xff, 0xfe, 0x00, 0x7b, 0x0d]);
+    const offline = await busWithoutBroker(spoolDir);
+    offline.publish(topic, "spooled binary", frame(1), { traceparent: "00-a" });
+    offline.publish(topic, "spooled json", { n: 2 });
+    await offline.flush();
+    await offline.close();
+
+    const bus = await busOnBroker({ spoolDir, partitions: 1 });
+    const seen: unknown[] = [];
+    const headers: unknown[] = [];
+    await bus.subscribe({
+      topic,
+      group: "g",
+      handle: async (batch, h) => {
+        seen.push(...batch);
+        headers.push(...h);
+      },
+    });
+    bus.publish(topic, "binary", frame(3));
+    bus.publish(topic, "json", { n: 4, s: "\u0000é" });
+    await bus.flush();
+    const deadline = Date.now() + 20_000;
+    while (seen.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await bus.close();
+    expect(seen.map((e) => Buffer.isBuffer(e))).toEqual([true, false, true, false]);
+    expect(seen).toEqual([frame(1), { n: 2 }, frame(3), { n: 4, s: "\u0000é" }]);
+    expect(headers).toEqual([{ traceparent: "00-a" }, undefined, undefined, undefined]);
   }, 60_000);
 
   it("puts each send's events on one partition and the next send on the next", async () => {
@@ -239,7 +299,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(await readdir(join(spoolDir, "journal"))).toEqual([]);
   }, 60_000);
 
-  it("dead-letters a poison event and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {
+  it("dead-letters a poison event, a binary one and a non-JSON message, to the callback and <topic>.dlq, and moves on", async () => {
     const topic = `test.poison.${Date.now()}`;
     const dead: [string, unknown, unknown][] = [];
     const bus = await busOnBroker({
@@ -252,7 +312,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
       topic,
       group: "g",
       handle: async (batch) => {
-        if (batch.some((e) => (e as { i: number }).i === 2)) throw new Error("poison");
+        if (batch.some((e) => Buffer.isBuffer(e) || (e as { i: number }).i === 2)) throw new Error("poison");
         for (const e of batch) seen.push((e as { i: number }).i);
       },
     });
@@ -263,6 +323,9 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
       handle: async (batch) => void dlq.push(...batch),
     });
     for (let i = 0; i < 5; i++) bus.publish(topic, "k", { i });
+    // a binary payload that no handler takes
+    const frame = Buffer.from([0x00, 0x0a, 0xff, 0xfe, 0x09]);
+    bus.publish(topic, "k", frame);
     await bus.flush();
     const raw = new Kafka({ clientId: "test-raw", brokers, logLevel: logLevel.NOTHING }).producer();
     await raw.connect();
@@ -271,17 +334,20 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     bus.publish(topic, "k", { i: 5 });
     await bus.flush();
     const deadline = Date.now() + 30_000;
-    while ((seen.length < 5 || dlq.length < 2) && Date.now() < deadline) {
+    while ((seen.length < 5 || dlq.length < 3) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
     }
     await bus.close();
     expect([...new Set(seen)].sort()).toEqual([0, 1, 3, 4, 5]);
     expect(dead.map(([group, event]) => [group, event])).toEqual([
       ["g", { i: 2 }],
+      ["g", frame],
       ["g", "not json\n{"],
     ]);
+    expect(Buffer.isBuffer(dead[1]![1])).toBe(true);
     expect(dlq).toEqual([
       { group: "g", error: "Error: poison", value: '{"i":2}' },
+      { group: "g", error: "Error: poison", value: frame.toString("base64"), value_encoding: "base64" },
       { group: "g", error: expect.stringContaining("SyntaxError"), value: "not json\n{" },
     ]);
   }, 60_000);

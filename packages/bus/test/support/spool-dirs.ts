@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+import { parseSegment, type SpoolRecord } from "../../src/index.ts";
 
 /** A maker of fresh temporary directories, all removed after the test file. Call at top level. */
 export function tempDirs(prefix: string): () => Promise<string> {
@@ -16,12 +17,10 @@ export function tempDirs(prefix: string): () => Promise<string> {
   };
 }
 
-/** Every event line in a spool directory's segment files. */
-export async function spooledLines(dir: string): Promise<string[]> {
+/** Every event record in a spool directory's segment files, in the order of their segments. */
+export async function spooledRecords(dir: string): Promise<SpoolRecord[]> {
   // the spool's segments, not the journal beside them
-  const files = (await readdir(dir)).filter((f) => f.startsWith("seg-"));
-  return (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8"))))
-    .join("")
-    .split("\n")
-    .filter(Boolean);
+  const files = (await readdir(dir)).filter((f) => f.startsWith("seg-")).sort();
+  const segments = await Promise.all(files.map((f) => readFile(join(dir, f))));
+  return segments.flatMap((data) => parseSegment(data).records);
 }
