@@ -10,7 +10,7 @@
  * framing). Text is drawn from a word list, so no two events are alike.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { type CallEvent, newId } from "@gateway/contracts";
+import { type CallEventBytes, newId } from "@gateway/contracts";
 import { createSseFactsTracker, endpointSpecs, factsFromJsonBody } from "@gateway/providers";
 import type { AnswerLimits } from "../../apps/gateway/src/body-recorder.ts";
 import { callEvent, keepAnswer, newCallState } from "../../apps/gateway/src/call-state.ts";
@@ -163,10 +163,10 @@ function chatCompletion(model: string, id: string): Buffer {
   );
 }
 
-/** `count` captured, priceable call events of the bench org, as the gateway would publish them. */
-export function buildCallEvents(org: BenchOrg, count: number, answerLimits: AnswerLimits): CallEvent[] {
+/** `count` captured, priceable call events of the bench org, as the gateway builds them (to frame). */
+export function buildCallEvents(org: BenchOrg, count: number, answerLimits: AnswerLimits): CallEventBytes[] {
   const who = caller(org);
-  const events: CallEvent[] = [];
+  const events: CallEventBytes[] = [];
   for (let i = 0; i < count; i++) {
     const streamed = i % 2 === 0;
     const spec = streamed ? endpointSpecs.messages : endpointSpecs.chat_completions;

@@ -22,7 +22,7 @@
  * each engine's CPU during the drain (its server process and children, for all its clients: the
  * engines are shared with whatever else runs on the machine).
  *
- * Included: the Kafka fetch and JSON parse, the event's validation, and the consumer's own work:
+ * Included: the Kafka fetch and the frame read back (its JSON parsed, its bodies decoded), the event's validation, and the consumer's own work:
  * the capture writer's envelope, S3 PUT (create-only) and index row insert; the costing worker's
  * call row insert with its hourly rollups, the key's last_used_at, the BullMQ pricing job (queued
  * and run in the same process), the pricing update, the spend it publishes to Redis for budgets.
@@ -45,7 +45,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type CallEvent, callsTopic, silentLogger } from "@gateway/contracts";
+import { callsTopic, encodeCallEvent, silentLogger } from "@gateway/contracts";
 import { calls, captureIndex, countPricingPending, type Db, openDb } from "@gateway/db";
 import { kafkaEnv, parseEnvWith } from "@gateway/engines";
 import { openKafkaBus } from "@gateway/engines/kafka";
@@ -103,7 +103,7 @@ interface Measurement {
   events: number;
   publishS: number;
   /**
-   * The bench process's CPU per event while it published (serialise, journal, kafkajs encode and
+   * The bench process's CPU per event while it published (frame, journal, kafkajs encode and
    * send): the gateway's own hand-off of an event of this size, measured outside the gateway.
    */
   publishCpuUs: number;
@@ -119,7 +119,7 @@ interface Measurement {
   /** Everything else on the machine during the drain, share of one core. */
   otherPct: number;
   peakRssMb: number;
-  /** Mean event as the producer sends it (its JSON text, UTF-8). */
+  /** Mean event as the producer sends it (its frame: JSON and the bodies' bytes). */
   eventBytes: number;
   /** What the drain added to the consumer's tables (rows, indexes, rollups), per event. */
   tableBytes: number;
@@ -210,13 +210,13 @@ async function measure(
   enginePids: Map<Engine, number | null>,
 ): Promise<Measurement> {
   const prefix = `bench-${deployment.run}-r${round}-${app}.`;
-  const events: CallEvent[] = buildCallEvents(deployment.org, eventsPerRound, {
+  const events = buildCallEvents(deployment.org, eventsPerRound, {
     spillBytes: 1 << 20,
     maxBytes: 32 << 20,
     spillDir: join(workDir, "answers"),
   });
   let eventBytes = 0;
-  for (const event of events) eventBytes += Buffer.byteLength(JSON.stringify(event));
+  for (const event of events) eventBytes += encodeCallEvent(event).length;
 
   const profileName = `${app}-r${round}.cpuprofile`;
   const child: Child = await deployment.start(app, {
@@ -244,7 +244,7 @@ async function measure(
     const paused = performance.now();
     process.kill(child.pid, "SIGSTOP");
     const publishCpu0 = process.cpuUsage();
-    for (const event of events) bus.publish(callsTopic, event.request_id, event);
+    for (const event of events) bus.publish(callsTopic, event.request_id, encodeCallEvent(event));
     await bus.flush();
     const publishCpu = process.cpuUsage(publishCpu0);
     const publishS = (performance.now() - paused) / 1000;

@@ -1,6 +1,12 @@
 import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
-import { type CallEvent, callEventSchema, callsTopic, type Logger } from "@gateway/contracts";
+import {
+  type CallEvent,
+  callEventRequestId,
+  callsTopic,
+  type Logger,
+  readCallEvents,
+} from "@gateway/contracts";
 import { type Db, indexCaptures, type NewCaptureIndexRow } from "@gateway/db";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { captureEnvelope, captureKey } from "./capture-envelope.ts";
@@ -20,26 +26,27 @@ export interface CaptureWriterDeps {
  * nothing. The object is written before its index row, so a listed capture is always readable.
  */
 export async function startCaptureWriter({ db, blobs, bus, log, tracer }: CaptureWriterDeps): Promise<void> {
-  await subscribeTraced(bus, tracer, "capture-writer store", {
-    topic: callsTopic,
-    group: "capture-writer",
-    async handle(batch) {
-      const events: CallEvent[] = [];
-      for (const payload of batch) {
-        const parsed = callEventSchema.safeParse(payload);
-        if (parsed.success) events.push(parsed.data);
-        else log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
-      }
-      const rows: NewCaptureIndexRow[] = [];
-      for (const group of bodyBudgetGroups(events)) {
-        // A group's objects are written side by side: one at a time, each write would wait a
-        // full turn of an event loop that is also serving traffic.
-        for (const row of await Promise.all(group.map((event) => writeObject(blobs, event))))
-          if (row) rows.push(row);
-      }
-      await indexCaptures(db, rows);
+  await subscribeTraced(
+    bus,
+    tracer,
+    "capture-writer store",
+    {
+      topic: callsTopic,
+      group: "capture-writer",
+      async handle(batch) {
+        const events = readCallEvents(batch, log);
+        const rows: NewCaptureIndexRow[] = [];
+        for (const group of bodyBudgetGroups(events)) {
+          // A group's objects are written side by side: one at a time, each write would wait a
+          // full turn of an event loop that is also serving traffic.
+          for (const row of await Promise.all(group.map((event) => writeObject(blobs, event))))
+            if (row) rows.push(row);
+        }
+        await indexCaptures(db, rows);
+      },
     },
-  });
+    callEventRequestId,
+  );
 }
 
 /** Bytes of bodies whose objects may be built and written at once (one larger event goes alone). */

@@ -1,11 +1,12 @@
 import type { EventBus } from "@gateway/bus";
 import {
   type CallEvent,
-  callEventSchema,
+  callEventRequestId,
   callsTopic,
   keyUsageEventSchema,
   keyUsageTopic,
   type Logger,
+  readCallEvents,
 } from "@gateway/contracts";
 import {
   type Db,
@@ -72,29 +73,30 @@ export async function startCostingWorker({
     await spend?.publishBudgets();
   });
 
-  await subscribeTraced(bus, tracer, "costing-worker price", {
-    topic: callsTopic,
-    group: "costing-worker",
-    async handle(batch) {
-      const events: CallEvent[] = [];
-      for (const payload of batch) {
-        const parsed = callEventSchema.safeParse(payload);
-        if (parsed.success) events.push(parsed.data);
-        else log.error("dropping malformed call event", { issues: parsed.error.issues.slice(0, 3) });
-      }
-      if (events.length === 0) return;
-      await recordCalls(db, events.map(callRow));
-      await recordKeyUses(
-        db,
-        events.map((e) => ({ keyId: e.api_key_id, at: e.received_at })),
-      );
-      // Every priceable call of the batch, not only the rows this delivery inserted: if enqueueing
-      // failed after the insert committed, the redelivered batch must still get its job. Pricing
-      // only moves calls that are pending, so a second job changes nothing.
-      const toPrice = events.filter((e) => e.usage).map((e) => e.request_id);
-      if (toPrice.length > 0) await jobs.add(costingJobs.priceCalls.name, { request_ids: toPrice });
+  await subscribeTraced(
+    bus,
+    tracer,
+    "costing-worker price",
+    {
+      topic: callsTopic,
+      group: "costing-worker",
+      async handle(batch) {
+        const events = readCallEvents(batch, log);
+        if (events.length === 0) return;
+        await recordCalls(db, events.map(callRow));
+        await recordKeyUses(
+          db,
+          events.map((e) => ({ keyId: e.api_key_id, at: e.received_at })),
+        );
+        // Every priceable call of the batch, not only the rows this delivery inserted: if enqueueing
+        // failed after the insert committed, the redelivered batch must still get its job. Pricing
+        // only moves calls that are pending, so a second job changes nothing.
+        const toPrice = events.filter((e) => e.usage).map((e) => e.request_id);
+        if (toPrice.length > 0) await jobs.add(costingJobs.priceCalls.name, { request_ids: toPrice });
+      },
     },
-  });
+    callEventRequestId,
+  );
 
   await bus.subscribe({
     topic: keyUsageTopic,

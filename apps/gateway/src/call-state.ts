@@ -1,5 +1,5 @@
 import {
-  type CallEvent,
+  type CallEventBytes,
   type CallUsage,
   callsTopic,
   type FallbackReason,
@@ -162,15 +162,15 @@ export function accessFields(call: CallState) {
 }
 
 /**
- * The `gateway.calls.v1` event for a call that resolved to a workload, no larger than
- * `maxEventBytes` of JSON: a capture too large for the bus is cut to fit (`fitCapture`).
+ * The `gateway.calls.v1` event for a call that resolved to a workload, its frame no larger than
+ * `maxEventBytes`: a capture too large for the bus is cut to fit (`fitCapture`).
  */
 export function callEvent(
   call: CallState,
   caller: Caller,
   maxEventBytes: number,
-): { event: CallEvent; cut: boolean } {
-  const event: CallEvent = {
+): { event: CallEventBytes; cut: boolean } {
+  const event: CallEventBytes = {
     schema: callsTopic,
     request_id: call.requestId,
     org_id: caller.apiKey.orgId,

@@ -3,6 +3,7 @@ import type { EventBus } from "@gateway/bus";
 import { type ApiKeyEntry, type ConfigCache, ConfigUnavailableError, configReader } from "@gateway/cache";
 import {
   callsTopic,
+  encodeCallEvent,
   gatewayRequestHeaders,
   type KeyUsageEvent,
   keyUsageTopic,
@@ -133,7 +134,7 @@ export function createGateway({
             request_id: call.requestId,
             max_event_bytes: bus.maxEventBytes,
           });
-        bus.publish(callsTopic, call.requestId, event, call.trace?.span.headers());
+        bus.publish(callsTopic, call.requestId, encodeCallEvent(event), call.trace?.span.headers());
       } finally {
         // the usage is known now (read above): the call's tokens count and its slots free
         if (limits) settleLimits(limits, call);

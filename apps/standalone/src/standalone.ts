@@ -17,6 +17,7 @@ import {
   createLogger,
   type Logger,
   metricsFor,
+  readCallEvent,
   withMetricsRoute,
 } from "@gateway/contracts";
 import {
@@ -170,14 +171,15 @@ async function startApps(
   const bus = createInProcessBus({
     lingerMs: 20,
     onHandlerError: (group, error) => log.error("event consumer failed; will retry", { group, error }),
-    // The event itself may hold captured prompts: only its request id goes to the log.
-    onDeadLetter: (group, event, error) =>
+    // The event itself may hold captured prompts: only a call's request id goes to the log.
+    onDeadLetter: (group, event, error) => {
+      const call = readCallEvent(event);
       log.error("event given up after repeated failures", {
         group,
-        request_id:
-          typeof event === "object" && event !== null && "request_id" in event ? event.request_id : null,
+        request_id: "event" in call ? call.event.request_id : null,
         error,
-      }),
+      });
+    },
     journal: openJournal(join(dataDir, "journal"), {
       onError: (message, error) => log.error(message, { error }),
     }),

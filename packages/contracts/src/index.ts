@@ -1,4 +1,5 @@
 export * from "./call-event.ts";
+export * from "./call-event-frame.ts";
 export * from "./control-plane-errors.ts";
 export * from "./headers.ts";
 export * from "./http-server.ts";

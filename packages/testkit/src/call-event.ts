@@ -1,7 +1,8 @@
 import { type CallEvent, type CallUsage, callsTopic, newId } from "@gateway/contracts";
 
 /**
- * A valid call event as the gateway publishes it: a BYO, non-streamed provider B call answered
+ * A valid call event, as JSON (the gateway publishes its frame, `encodeCallEvent`; consumers read
+ * both): a BYO, non-streamed provider B call answered
  * now, with a fresh request id and no usage; `overrides` set whatever a test is about.
  */
 export function testCallEvent(overrides: Partial<CallEvent> = {}): CallEvent {

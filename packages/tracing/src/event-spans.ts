@@ -12,12 +12,15 @@ export interface TracedSubscription {
  * event carried (the gateway call that published it), so that a consumer's work joins the
  * call's trace. The spans last as long as the batch's handling (a redelivery makes new ones)
  * and end with its outcome. With no tracer, `subscription` as it is: tracing off costs nothing.
+ * `requestIdOf` reads an event's request id for its span: the events' encoding is theirs (a call
+ * event is a binary frame).
  */
 export function subscribeTraced<S extends TracedSubscription>(
   bus: { subscribe(subscription: S): Promise<void> },
   tracer: Tracer | null | undefined,
   name: string,
   subscription: S,
+  requestIdOf: (event: unknown) => string | undefined,
 ): Promise<void> {
   if (!tracer) return bus.subscribe(subscription);
   const { topic, group } = subscription;
@@ -48,9 +51,4 @@ export function subscribeTraced<S extends TracedSubscription>(
       for (const span of spans) span.end();
     },
   });
-}
-
-function requestIdOf(event: unknown): string | undefined {
-  if (typeof event !== "object" || event === null || !("request_id" in event)) return undefined;
-  return typeof event.request_id === "string" ? event.request_id : undefined;
 }

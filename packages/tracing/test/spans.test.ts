@@ -63,17 +63,24 @@ describe("a traced subscription", () => {
     const subscribed: TracedSubscription[] = [];
     return { subscribed, subscribe: async (s: TracedSubscription) => void subscribed.push(s) };
   };
+  const requestIdOf = (event: unknown) => (event as { request_id?: string }).request_id;
 
   it("handles each event in a span whose parent is the context the event carried", async () => {
     const { tracer, spans } = memoryTracer();
     const call = tracer.startSpan("chat m", "server", undefined);
     const b = bus();
     const handled: unknown[] = [];
-    await subscribeTraced(b, tracer, "worker store", {
-      topic: "calls",
-      group: "worker",
-      handle: async (batch) => void handled.push(...batch),
-    });
+    await subscribeTraced(
+      b,
+      tracer,
+      "worker store",
+      {
+        topic: "calls",
+        group: "worker",
+        handle: async (batch) => void handled.push(...batch),
+      },
+      requestIdOf,
+    );
     await b.subscribed[0]!.handle([{ request_id: "req_1" }, { other: true }], [call.headers(), undefined]);
     call.end();
 
@@ -94,13 +101,19 @@ describe("a traced subscription", () => {
   it("ends its spans in error when the handler fails, naming the error's type only", async () => {
     const { tracer, spans } = memoryTracer();
     const b = bus();
-    await subscribeTraced(b, tracer, "worker store", {
-      topic: "calls",
-      group: "worker",
-      handle: async () => {
-        throw new TypeError("a message that may quote stored data");
+    await subscribeTraced(
+      b,
+      tracer,
+      "worker store",
+      {
+        topic: "calls",
+        group: "worker",
+        handle: async () => {
+          throw new TypeError("a message that may quote stored data");
+        },
       },
-    });
+      requestIdOf,
+    );
     await expect(b.subscribed[0]!.handle([{}], [undefined])).rejects.toThrow(TypeError);
     expect(spans()[0]!.status).toEqual({ code: SpanStatusCode.ERROR, message: "TypeError" });
     expect(spans()[0]!.attributes["error.type"]).toBe("TypeError");
@@ -109,7 +122,7 @@ describe("a traced subscription", () => {
   it("is the subscription itself when tracing is off", async () => {
     const b = bus();
     const subscription: TracedSubscription = { topic: "calls", group: "worker", handle: async () => {} };
-    await subscribeTraced(b, null, "worker store", subscription);
+    await subscribeTraced(b, null, "worker store", subscription, requestIdOf);
     expect(b.subscribed[0]).toBe(subscription);
   });
 });

@@ -1,0 +1,88 @@
+import {
+  type CallEvent,
+  type CallEventBytes,
+  callEventFrameBytes,
+  callsTopic,
+  encodeCallEvent,
+  readCallEvent,
+} from "@gateway/contracts";
+import { testCallEvent } from "@gateway/testkit";
+import { describe, expect, it } from "vitest";
+
+const event: CallEvent & CallEventBytes = {
+  ...testCallEvent({ request_id: "req_1", tags: { team: "ü" } }),
+  capture: null,
+};
+
+function read(payload: unknown): CallEvent {
+  const result = readCallEvent(payload);
+  if (!("event" in result)) throw new Error(result.problem);
+  return result.event;
+}
+
+describe("a call event's frame", () => {
+  // quotes, newlines and tabs that JSON would escape; a response that is not UTF-8 at all
+  const request = Buffer.from('{"messages":[{"content":"say \\"hi\\"\\n\\tü"}]}');
+  const response = Buffer.from([0x00, 0xff, 0x0a, 0x7b, 0xfe]);
+  const captured: CallEventBytes = {
+    ...event,
+    capture: {
+      request_headers: { "content-type": "application/json" },
+      response_headers: { "x-id": "1" },
+      request_body: request,
+      response_body: response,
+      response_body_omitted_bytes: 7,
+    },
+  };
+
+  it("carries the bodies as their bytes, after the event's JSON, behind the bus's binary mark", () => {
+    const frame = encodeCallEvent(captured);
+    expect(frame.length).toBe(callEventFrameBytes(captured));
+    expect(frame[0]).toBe(0x00);
+    expect(frame.subarray(frame.length - response.length)).toEqual(response);
+    expect(frame.includes(request)).toBe(true);
+  });
+
+  it("reads back as the event, each body as UTF-8 text when it is, base64 when not", () => {
+    expect(read(encodeCallEvent(captured))).toEqual({
+      ...event,
+      capture: {
+        request_headers: { "content-type": "application/json" },
+        response_headers: { "x-id": "1" },
+        request_body: { encoding: "utf8", data: request.toString("utf8") },
+        response_body: { encoding: "base64", data: response.toString("base64") },
+        response_body_omitted_bytes: 7,
+      },
+    });
+  });
+
+  it("reads an event without a capture, and one with empty bodies", () => {
+    expect(read(encodeCallEvent(event))).toEqual(event);
+    const empty = {
+      ...captured,
+      capture: { ...captured.capture!, request_body: Buffer.alloc(0), response_body: Buffer.alloc(0) },
+    };
+    const back = read(encodeCallEvent(empty));
+    expect(back.capture?.request_body).toEqual({ encoding: "utf8", data: "" });
+    expect(back.capture?.response_body).toEqual({ encoding: "utf8", data: "" });
+  });
+
+  it("reads the event as JSON too: what gateways published before frames", () => {
+    const json = { ...event, capture: { ...read(encodeCallEvent(captured)).capture! } };
+    expect(read(JSON.parse(JSON.stringify(json)))).toEqual(json);
+  });
+
+  it("says what is wrong with a torn frame, another version, or an event that is not one", () => {
+    const frame = encodeCallEvent(captured);
+    const problem = (payload: unknown) => {
+      const result = readCallEvent(payload);
+      return "problem" in result ? result.problem : null;
+    };
+    expect(problem(frame.subarray(0, 20))).toMatch(/cut short/);
+    expect(problem(Buffer.from([0x00, 0x02, ...frame.subarray(2)]))).toMatch(/version 1/);
+    expect(problem(encodeCallEvent({ ...event, status: "ok" } as unknown as CallEventBytes))).toMatch(
+      /status/,
+    );
+    expect(problem({ schema: callsTopic })).toMatch(/request_id/);
+  });
+});

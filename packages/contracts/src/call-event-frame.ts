@@ -1,0 +1,147 @@
+import { isUtf8 } from "node:buffer";
+import { type CallCapture, type CallEvent, callEventSchema, type RawBody } from "./call-event.ts";
+import type { Logger } from "./logger.ts";
+
+/** A call's capture as the gateway holds it: its two bodies as the bytes themselves. */
+export type CallCaptureBytes = Omit<CallCapture, "request_body" | "response_body"> & {
+  request_body: Buffer;
+  response_body: Buffer;
+};
+
+/** A `gateway.calls.v1` event as the gateway builds it, before it is framed. */
+export type CallEventBytes = Omit<CallEvent, "capture"> & { capture: CallCaptureBytes | null };
+
+/**
+ * How a call event travels on the bus: a frame, so that the bodies (most of an event's bytes: a
+ * coding agent's prompt is 100 KB of JSON) are copied as they are instead of escaped into JSON
+ * by the gateway, once per call, on the hot path.
+ *
+ *     0x00 0x01                the bus's mark of a binary payload (no JSON text starts with 0x00),
+ *                              then the frame's version
+ *     u32be n, n bytes         the event as UTF-8 JSON, its capture without the two bodies
+ *     u32be m, m bytes         the request body (m = 0 without a capture)
+ *     the rest                 the response body
+ */
+const version = 1;
+/** The frame's bytes beside the event's JSON and the bodies. */
+const overheadBytes = 10;
+const noBody = Buffer.alloc(0);
+
+/** The event's JSON in the frame: its capture without the bodies (JSON leaves out `undefined`). */
+function metaJson(event: CallEventBytes): string {
+  const { capture } = event;
+  return JSON.stringify(
+    capture
+      ? { ...event, capture: { ...capture, request_body: undefined, response_body: undefined } }
+      : event,
+  );
+}
+
+/** The bytes `event` takes as a frame. */
+export function callEventFrameBytes(event: CallEventBytes): number {
+  const { capture } = event;
+  return (
+    overheadBytes +
+    Buffer.byteLength(metaJson(event)) +
+    (capture ? capture.request_body.length + capture.response_body.length : 0)
+  );
+}
+
+/** The event as the bus carries it (see the frame's layout above). */
+export function encodeCallEvent(event: CallEventBytes): Buffer {
+  const meta = metaJson(event);
+  const metaBytes = Buffer.byteLength(meta);
+  const request = event.capture?.request_body ?? noBody;
+  const response = event.capture?.response_body ?? noBody;
+  const frame = Buffer.allocUnsafe(overheadBytes + metaBytes + request.length + response.length);
+  frame[0] = 0;
+  frame[1] = version;
+  frame.writeUInt32BE(metaBytes, 2);
+  let at = 6 + frame.write(meta, 6, "utf8");
+  at = frame.writeUInt32BE(request.length, at);
+  at += request.copy(frame, at);
+  response.copy(frame, at);
+  return frame;
+}
+
+/** A body as a capture envelope stores it: UTF-8 text when it is valid UTF-8, base64 otherwise. */
+function rawBody(bytes: Buffer): RawBody {
+  return isUtf8(bytes)
+    ? { encoding: "utf8", data: bytes.toString("utf8") }
+    : { encoding: "base64", data: bytes.toString("base64") };
+}
+
+/** A frame's parts: its event's JSON (parsed), and the two bodies; throws when torn. */
+function frameParts(frame: Buffer): { event: unknown; request: Buffer; response: Buffer } {
+  if (frame.length < overheadBytes || frame[0] !== 0 || frame[1] !== version)
+    throw new Error(`not a call event frame of version ${version}`);
+  const metaEnd = 6 + frame.readUInt32BE(2);
+  if (metaEnd + 4 > frame.length) throw new Error("call event frame cut short in its JSON");
+  const requestEnd = metaEnd + 4 + frame.readUInt32BE(metaEnd);
+  if (requestEnd > frame.length) throw new Error("call event frame cut short in its request body");
+  return {
+    event: JSON.parse(frame.toString("utf8", 6, metaEnd)),
+    request: frame.subarray(metaEnd + 4, requestEnd),
+    response: frame.subarray(requestEnd),
+  };
+}
+
+/** The event in a frame, as the JSON event it stands for (bodies as `RawBody`); throws when torn. */
+function decodeCallEvent(frame: Buffer): unknown {
+  const { event, request, response } = frameParts(frame);
+  if (typeof event !== "object" || event === null || !("capture" in event)) return event;
+  if (typeof event.capture === "object" && event.capture !== null) {
+    event.capture = { ...event.capture, request_body: rawBody(request), response_body: rawBody(response) };
+  }
+  return event;
+}
+
+/**
+ * The request id of a delivered call event (a frame or JSON), without decoding its bodies or
+ * checking the rest; undefined when it has none.
+ */
+export function callEventRequestId(payload: unknown): string | undefined {
+  let event = payload;
+  if (Buffer.isBuffer(payload)) {
+    try {
+      event = frameParts(payload).event;
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof event !== "object" || event === null || !("request_id" in event)) return undefined;
+  return typeof event.request_id === "string" ? event.request_id : undefined;
+}
+
+/**
+ * A delivered `gateway.calls.v1` payload as a checked event: a frame (what the gateway
+ * publishes) or the event as JSON (what gateways published before frames, still on a topic or in a
+ * journal after an upgrade, and what tests publish).
+ */
+export function readCallEvent(payload: unknown): { event: CallEvent } | { problem: string } {
+  let json: unknown;
+  try {
+    json = Buffer.isBuffer(payload) ? decodeCallEvent(payload) : payload;
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+  const parsed = callEventSchema.safeParse(json);
+  if (parsed.success) return { event: parsed.data };
+  return {
+    problem: parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join(".")}: ${i.message}`)
+      .join("; "),
+  };
+}
+
+/** The call events of a delivered batch, in order; a malformed one is logged and dropped. */
+export function readCallEvents(batch: readonly unknown[], log: Logger): CallEvent[] {
+  const events: CallEvent[] = [];
+  for (const payload of batch) {
+    const read = readCallEvent(payload);
+    if ("event" in read) events.push(read.event);
+    else log.error("dropping malformed call event", { problem: read.problem });
+  }
+  return events;
+}
