@@ -228,16 +228,20 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
       const key: ScopeLimits = { scope: "api_key", id: "key_burst", limits: { rpm: 1_000 } };
       // every call of a replica's burst goes in one script: what one call is granted beyond its
       // own serves the next ones, so little is left held when the bucket is empty
+      const started = Date.now();
       const answers = await Promise.all(
         Array.from({ length: 1_500 }, (_, i) => (i % 2 ? a! : b!).admit(call([key]))),
       );
-      expect(admitted(answers)).toBeLessThanOrEqual(1_000);
+      // the bucket refills one request every 60 ms meanwhile (a loaded machine's burst lasts that long)
+      const refilled = Math.floor((Date.now() - started) / 60);
+      expect(admitted(answers)).toBeLessThanOrEqual(1_000 + refilled);
       expect(admitted(answers)).toBeGreaterThanOrEqual(1_000 - 2 * 10);
       const later = await Promise.all(
         Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).admit(call([key]))),
       );
       // what the replicas still held, and no more: the bucket refills at 1,000 a minute
-      expect(admitted(answers) + admitted(later)).toBeLessThanOrEqual(1_000 + 20);
+      const refilledSince = Math.floor((Date.now() - started) / 60);
+      expect(admitted(answers) + admitted(later)).toBeLessThanOrEqual(1_000 + 20 + refilledSince);
     });
 
     it("holds a few concurrency slots spare, never more than the limit in flight, and frees them when idle", async () => {
