@@ -10,7 +10,7 @@
  * framing). Text is drawn from a word list, so no two events are alike.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { type CallEventBytes, newId } from "@gateway/contracts";
+import { newId } from "@gateway/contracts";
 import { createSseFactsTracker, endpointSpecs, factsFromJsonBody } from "@gateway/providers";
 import type { AnswerLimits } from "../../apps/gateway/src/body-recorder.ts";
 import { callEvent, keepAnswer, newCallState } from "../../apps/gateway/src/call-state.ts";
@@ -163,10 +163,14 @@ function chatCompletion(model: string, id: string): Buffer {
   );
 }
 
-/** `count` captured, priceable call events of the bench org, as the gateway builds them (to frame). */
-export function buildCallEvents(org: BenchOrg, count: number, answerLimits: AnswerLimits): CallEventBytes[] {
+/** `count` captured, priceable call events of the bench org, framed as the gateway publishes them. */
+export function buildCallEvents(
+  org: BenchOrg,
+  count: number,
+  answerLimits: AnswerLimits,
+): { requestId: string; frame: Buffer }[] {
   const who = caller(org);
-  const events: CallEventBytes[] = [];
+  const events: { requestId: string; frame: Buffer }[] = [];
   for (let i = 0; i < count; i++) {
     const streamed = i % 2 === 0;
     const spec = streamed ? endpointSpecs.messages : endpointSpecs.chat_completions;
@@ -217,10 +221,10 @@ export function buildCallEvents(org: BenchOrg, count: number, answerLimits: Answ
     }
     call.delivered = true;
     call.endedAt = call.startedAt + call.firstByteMs + 900 + randomInt(3000);
-    const { event } = callEvent(call, who, Number.POSITIVE_INFINITY);
+    if (!call.usage) throw new Error("a bench call event without usage: its answer was not read");
+    const { frame } = callEvent(call, who, Number.POSITIVE_INFINITY);
     call.answer?.release();
-    if (!event.usage) throw new Error("a bench call event without usage: its answer was not read");
-    events.push(event);
+    events.push({ requestId: call.requestId, frame });
   }
   return events;
 }

@@ -45,7 +45,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { callsTopic, encodeCallEvent, silentLogger } from "@gateway/contracts";
+import { callsTopic, silentLogger } from "@gateway/contracts";
 import { calls, captureIndex, countPricingPending, type Db, openDb } from "@gateway/db";
 import { kafkaEnv, parseEnvWith } from "@gateway/engines";
 import { openKafkaBus } from "@gateway/engines/kafka";
@@ -216,7 +216,7 @@ async function measure(
     spillDir: join(workDir, "answers"),
   });
   let eventBytes = 0;
-  for (const event of events) eventBytes += encodeCallEvent(event).length;
+  for (const event of events) eventBytes += event.frame.length;
 
   const profileName = `${app}-r${round}.cpuprofile`;
   const child: Child = await deployment.start(app, {
@@ -244,7 +244,7 @@ async function measure(
     const paused = performance.now();
     process.kill(child.pid, "SIGSTOP");
     const publishCpu0 = process.cpuUsage();
-    for (const event of events) bus.publish(callsTopic, event.request_id, encodeCallEvent(event));
+    for (const event of events) bus.publish(callsTopic, event.requestId, event.frame);
     await bus.flush();
     const publishCpu = process.cpuUsage(publishCpu0);
     const publishS = (performance.now() - paused) / 1000;

@@ -3,6 +3,7 @@ import {
   type CallUsage,
   callsTopic,
   type FallbackReason,
+  frameCallEvent,
   type GatewayMode,
   type GatewayRoute,
   gatewayResponseHeaders,
@@ -162,14 +163,14 @@ export function accessFields(call: CallState) {
 }
 
 /**
- * The `gateway.calls.v1` event for a call that resolved to a workload, its frame no larger than
+ * The `gateway.calls.v1` event of a call that resolved to a workload, framed, and no larger than
  * `maxEventBytes`: a capture too large for the bus is cut to fit (`fitCapture`).
  */
 export function callEvent(
   call: CallState,
   caller: Caller,
   maxEventBytes: number,
-): { event: CallEventBytes; cut: boolean } {
+): { frame: Buffer; cut: boolean } {
   const event: CallEventBytes = {
     schema: callsTopic,
     request_id: call.requestId,
@@ -199,7 +200,7 @@ export function callEvent(
     capture: null,
   };
   const capture = call.capture;
-  if (!capture) return { event, cut: false };
+  if (!capture) return { frame: frameCallEvent(event).encode(), cut: false };
   const parts = {
     requestHeaders: capture.requestHeaders,
     responseHeaders: capture.responseHeaders,
@@ -208,6 +209,5 @@ export function callEvent(
     answer: call.answer?.bytes() ?? Buffer.alloc(0),
     answerOmitted: call.answer?.omitted ?? 0,
   };
-  const cut = fitCapture(event, parts, maxEventBytes);
-  return { event, cut };
+  return fitCapture(event, parts, maxEventBytes);
 }

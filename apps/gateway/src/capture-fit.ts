@@ -1,4 +1,4 @@
-import { type CallCaptureBytes, type CallEventBytes, callEventFrameBytes } from "@gateway/contracts";
+import { type CallCaptureBytes, type CallEventBytes, frameCallEvent } from "@gateway/contracts";
 import { utf8Boundary } from "./body-recorder.ts";
 
 /** What a call's capture is made of, before it is framed into its event. */
@@ -10,12 +10,6 @@ export interface CaptureParts {
   /** Bytes of the answer the gateway did not keep (past its body limit, or lost with its spill). */
   answerOmitted: number;
 }
-
-/**
- * What an event's JSON can take beside its bodies: two header sets (Node and undici refuse more
- * than 16 KiB of either; JSON writes a byte as at most 6 characters) and a few fields.
- */
-const jsonBesideBodiesBytes = 256 * 1024;
 
 /** The capture holding the first `requestKept` and `answerKept` bytes of each body. */
 function captureOf(parts: CaptureParts, requestKept: number, answerKept: number): CallCaptureBytes {
@@ -32,30 +26,37 @@ function captureOf(parts: CaptureParts, requestKept: number, answerKept: number)
 }
 
 /**
- * Sets `event.capture`: whole when the event's frame fits in `maxBytes` (the bus's largest
- * message), else with its bodies cut so that it does, and says whether it cut: the call's record
- * (status, usage, cost) must reach the consumers even when its bodies cannot, and the capture says
- * what it left out (`*_body_omitted_bytes`). The bodies travel as their bytes, so the room the
- * rest of the frame leaves is exact; it goes to the two bodies, half each, a body that needs less
- * than its half giving the rest to the other, each cut at a character. Only an event whose bodies
- * come near the limit is measured.
+ * Sets `event.capture` and frames the event: the capture whole when the frame fits in `maxBytes`
+ * (the bus's largest message), else with its bodies cut so that it does, and says whether it cut:
+ * the call's record (status, usage, cost) must reach the consumers even when its bodies cannot,
+ * and the capture says what it left out (`*_body_omitted_bytes`). The bodies travel as their bytes,
+ * so the room the rest of the frame leaves is exact; it goes to the two bodies, half each, a body
+ * that needs less than its half giving the rest to the other, each cut at a character. When not
+ * even the capture's headers fit, the event goes without a capture.
  */
-export function fitCapture(event: CallEventBytes, parts: CaptureParts, maxBytes: number): boolean {
+export function fitCapture(
+  event: CallEventBytes,
+  parts: CaptureParts,
+  maxBytes: number,
+): { frame: Buffer; cut: boolean } {
   event.capture = captureOf(parts, parts.request.length, parts.answer.length);
-  if (parts.request.length + parts.answer.length + jsonBesideBodiesBytes <= maxBytes) return false;
-  if (callEventFrameBytes(event) <= maxBytes) return false;
+  const whole = frameCallEvent(event);
+  if (whole.bytes <= maxBytes) return { frame: whole.encode(), cut: false };
 
   // Bare, the capture counts every byte as omitted: a cut's counts are never longer.
   event.capture = captureOf(parts, 0, 0);
-  const room = maxBytes - callEventFrameBytes(event);
-  if (room <= 0) return true;
-  const requestBudget = Math.max(Math.min(parts.request.length, room / 2), room - parts.answer.length);
-  const kept = (body: Buffer, budget: number) =>
-    utf8Boundary(body, Math.min(body.length, Math.floor(budget)));
-  event.capture = captureOf(
-    parts,
-    kept(parts.request, requestBudget),
-    kept(parts.answer, room - requestBudget),
-  );
-  return true;
+  const room = maxBytes - frameCallEvent(event).bytes;
+  if (room < 0) {
+    event.capture = null;
+  } else {
+    const requestBudget = Math.max(Math.min(parts.request.length, room / 2), room - parts.answer.length);
+    const kept = (body: Buffer, budget: number) =>
+      utf8Boundary(body, Math.min(body.length, Math.floor(budget)));
+    event.capture = captureOf(
+      parts,
+      kept(parts.request, requestBudget),
+      kept(parts.answer, room - requestBudget),
+    );
+  }
+  return { frame: frameCallEvent(event).encode(), cut: true };
 }

@@ -3,7 +3,6 @@ import type { EventBus } from "@gateway/bus";
 import { type ApiKeyEntry, type ConfigCache, ConfigUnavailableError, configReader } from "@gateway/cache";
 import {
   callsTopic,
-  encodeCallEvent,
   gatewayRequestHeaders,
   type KeyUsageEvent,
   keyUsageTopic,
@@ -128,13 +127,13 @@ export function createGateway({
     const publish = () => {
       try {
         readFacts?.();
-        const { event, cut } = callEvent(call, caller, bus.maxEventBytes);
+        const { frame, cut } = callEvent(call, caller, bus.maxEventBytes);
         if (cut)
           log.warn("call event over the bus's message limit: its capture's bodies were cut to fit", {
             request_id: call.requestId,
             max_event_bytes: bus.maxEventBytes,
           });
-        bus.publish(callsTopic, call.requestId, encodeCallEvent(event), call.trace?.span.headers());
+        bus.publish(callsTopic, call.requestId, frame, call.trace?.span.headers());
       } finally {
         // the usage is known now (read above): the call's tokens count and its slots free
         if (limits) settleLimits(limits, call);

@@ -1,9 +1,8 @@
 import {
   type CallEvent,
   type CallEventBytes,
-  callEventFrameBytes,
   callsTopic,
-  encodeCallEvent,
+  frameCallEvent,
   readCallEvent,
 } from "@gateway/contracts";
 import { testCallEvent } from "@gateway/testkit";
@@ -13,6 +12,8 @@ const event: CallEvent & CallEventBytes = {
   ...testCallEvent({ request_id: "req_1", tags: { team: "ü" } }),
   capture: null,
 };
+
+const encode = (e: CallEventBytes) => frameCallEvent(e).encode();
 
 function read(payload: unknown): CallEvent {
   const result = readCallEvent(payload);
@@ -36,15 +37,16 @@ describe("a call event's frame", () => {
   };
 
   it("carries the bodies as their bytes, after the event's JSON, behind the bus's binary mark", () => {
-    const frame = encodeCallEvent(captured);
-    expect(frame.length).toBe(callEventFrameBytes(captured));
+    const framed = frameCallEvent(captured);
+    const frame = framed.encode();
+    expect(frame.length).toBe(framed.bytes);
     expect(frame[0]).toBe(0x00);
     expect(frame.subarray(frame.length - response.length)).toEqual(response);
     expect(frame.includes(request)).toBe(true);
   });
 
   it("reads back as the event, each body as UTF-8 text when it is, base64 when not", () => {
-    expect(read(encodeCallEvent(captured))).toEqual({
+    expect(read(encode(captured))).toEqual({
       ...event,
       capture: {
         request_headers: { "content-type": "application/json" },
@@ -57,32 +59,30 @@ describe("a call event's frame", () => {
   });
 
   it("reads an event without a capture, and one with empty bodies", () => {
-    expect(read(encodeCallEvent(event))).toEqual(event);
+    expect(read(encode(event))).toEqual(event);
     const empty = {
       ...captured,
       capture: { ...captured.capture!, request_body: Buffer.alloc(0), response_body: Buffer.alloc(0) },
     };
-    const back = read(encodeCallEvent(empty));
+    const back = read(encode(empty));
     expect(back.capture?.request_body).toEqual({ encoding: "utf8", data: "" });
     expect(back.capture?.response_body).toEqual({ encoding: "utf8", data: "" });
   });
 
   it("reads the event as JSON too: what gateways published before frames", () => {
-    const json = { ...event, capture: { ...read(encodeCallEvent(captured)).capture! } };
+    const json = { ...event, capture: { ...read(encode(captured)).capture! } };
     expect(read(JSON.parse(JSON.stringify(json)))).toEqual(json);
   });
 
   it("says what is wrong with a torn frame, another version, or an event that is not one", () => {
-    const frame = encodeCallEvent(captured);
+    const frame = encode(captured);
     const problem = (payload: unknown) => {
       const result = readCallEvent(payload);
       return "problem" in result ? result.problem : null;
     };
     expect(problem(frame.subarray(0, 20))).toMatch(/cut short/);
     expect(problem(Buffer.from([0x00, 0x02, ...frame.subarray(2)]))).toMatch(/version 1/);
-    expect(problem(encodeCallEvent({ ...event, status: "ok" } as unknown as CallEventBytes))).toMatch(
-      /status/,
-    );
+    expect(problem(encode({ ...event, status: "ok" } as unknown as CallEventBytes))).toMatch(/status/);
     expect(problem({ schema: callsTopic })).toMatch(/request_id/);
   });
 });

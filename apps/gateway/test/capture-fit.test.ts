@@ -1,4 +1,4 @@
-import { type CallEventBytes, callEventFrameBytes, encodeCallEvent, readCallEvent } from "@gateway/contracts";
+import { type CallEventBytes, frameCallEvent, readCallEvent } from "@gateway/contracts";
 import { testCallEvent } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import { type CaptureParts, fitCapture } from "../src/capture-fit.ts";
@@ -8,10 +8,7 @@ import { type CaptureParts, fitCapture } from "../src/capture-fit.ts";
  * frame's size, and whether it was cut.
  */
 function withCapture(event: CallEventBytes, parts: CaptureParts, maxBytes: number) {
-  const fitted = { ...event };
-  const cut = fitCapture(fitted, parts, maxBytes);
-  const frame = encodeCallEvent(fitted);
-  expect(frame.length).toBe(callEventFrameBytes(fitted));
+  const { frame, cut } = fitCapture({ ...event }, parts, maxBytes);
   const read = readCallEvent(frame);
   if (!("event" in read)) throw new Error(read.problem);
   return { event: read.event, bytes: frame.length, cut };
@@ -79,21 +76,47 @@ describe("a call event's capture, fitted to the bus's largest message", () => {
     expect(decoded(fitted.capture!.response_body).length).toBeGreaterThan(mib * 0.95);
   });
 
-  it("keeps no body at all when the rest of the event leaves no room for one, and uses what room there is", () => {
+  it("keeps the headers and no body when the rest of the frame leaves no room, and uses what room there is", () => {
     const request = Buffer.alloc(64 * 1024, "r");
-    const noRoom = withCapture(event, parts(request, Buffer.alloc(0)), 0);
-    expect(noRoom.event.capture!.request_body.data).toBe("");
-    expect(noRoom.event.capture!.request_body_omitted_bytes).toBe(request.length);
-
-    // the frame without bodies is exactly the limit: still none
-    const { event: fitted, cut } = withCapture(event, parts(request, Buffer.alloc(0)), noRoom.bytes);
+    // the frame with the headers and no body, all of the request counted as omitted
+    const bare = frameCallEvent({
+      ...event,
+      capture: {
+        request_headers: { "content-type": "application/json" },
+        response_headers: { "content-type": "application/json" },
+        request_body: Buffer.alloc(0),
+        response_body: Buffer.alloc(0),
+        request_body_omitted_bytes: request.length,
+      },
+    }).bytes;
+    const { event: fitted, bytes, cut } = withCapture(event, parts(request, Buffer.alloc(0)), bare);
     expect(cut).toBe(true);
+    expect(bytes).toBe(bare);
     expect(fitted.capture!.request_body.data).toBe("");
+    expect(fitted.capture!.request_body_omitted_bytes).toBe(request.length);
     expect(fitted.usage).toEqual(event.usage);
 
     // ten bytes more: ten bytes of the request (its omitted count has no more digits than before)
-    const ten = withCapture(event, parts(request, Buffer.alloc(0)), noRoom.bytes + 10);
+    const ten = withCapture(event, parts(request, Buffer.alloc(0)), bare + 10);
     expect(ten.event.capture!.request_body.data).toBe("r".repeat(10));
-    expect(ten.bytes).toBeLessThanOrEqual(noRoom.bytes + 10);
+    expect(ten.bytes).toBeLessThanOrEqual(bare + 10);
+
+    // not even the headers fit: the call's record goes without its capture
+    const none = withCapture(event, parts(request, Buffer.alloc(0)), bare - 1);
+    expect(none.cut).toBe(true);
+    expect(none.event.capture).toBeNull();
+    expect(none.event.request_id).toBe(event.request_id);
+  });
+
+  it("counts everything beside the bodies: a long model name takes room from them", () => {
+    // the caller's model name is in the event twice (requested and served)
+    const model = "m".repeat(160_000);
+    const named = { ...event, requested_model: model, served_model: model };
+    const request = Buffer.alloc(100_000, "r");
+    const { event: fitted, bytes, cut } = withCapture(named, parts(request, Buffer.alloc(0)), 400 * 1024);
+    expect(cut).toBe(true);
+    expect(bytes).toBeLessThanOrEqual(400 * 1024);
+    expect(fitted.requested_model).toBe(model);
+    expect(fitted.capture!.request_body_omitted_bytes).toBeGreaterThan(0);
   });
 });

@@ -13,11 +13,11 @@ import {
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
 import {
+  callEventRequestId,
   createHttpServer,
   createLogger,
   type Logger,
   metricsFor,
-  readCallEvent,
   withMetricsRoute,
 } from "@gateway/contracts";
 import {
@@ -172,14 +172,12 @@ async function startApps(
     lingerMs: 20,
     onHandlerError: (group, error) => log.error("event consumer failed; will retry", { group, error }),
     // The event itself may hold captured prompts: only a call's request id goes to the log.
-    onDeadLetter: (group, event, error) => {
-      const call = readCallEvent(event);
+    onDeadLetter: (group, event, error) =>
       log.error("event given up after repeated failures", {
         group,
-        request_id: "event" in call ? call.event.request_id : null,
+        request_id: callEventRequestId(event) ?? null,
         error,
-      });
-    },
+      }),
     journal: openJournal(join(dataDir, "journal"), {
       onError: (message, error) => log.error(message, { error }),
     }),

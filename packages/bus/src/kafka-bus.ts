@@ -46,8 +46,8 @@ export interface KafkaBusOptions {
    * message that is neither binary nor JSON (`event` is then its raw text). `event` is the
    * payload as handlers get it: a `Buffer` for a binary one. It is skipped, so it cannot stall its
    * partition, and also published to the topic `<topic>.dlq` as the JSON
-   * `{"group", "error", "value": the message's text}`, or for a binary message
-   * `{"group", "error", "value": its bytes in base64, "value_encoding": "base64"}`.
+   * `{"group", "error", "value": the message's text}`, or a binary message as it is, with the
+   * headers `dead-letter-group` and `dead-letter-error`.
    */
   onDeadLetter?: (group: string, event: unknown, error: unknown) => void;
   /** Wait before delivering a failed chunk to a consumer again. */
@@ -387,11 +387,20 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
               dead.error,
             );
             const error = String(dead.error);
-            const letter = isBinaryValue(dead.value)
-              ? { group, error, value: dead.value.toString("base64"), value_encoding: "base64" }
-              : { group, error, value: dead.value.toString("utf8") };
-            // through the same path as any event, so the spool keeps it while the broker is away
-            enqueue(named(`${topic}.dlq`), dead.key, encodePayload(letter));
+            // through the same path as any event, so the spool keeps it while the broker is away;
+            // a binary one as it is (in base64 inside JSON, one as large as the bus carries could
+            // not be dead-lettered), what went wrong beside it
+            if (isBinaryValue(dead.value))
+              enqueue(named(`${topic}.dlq`), dead.key, dead.value, {
+                "dead-letter-group": group,
+                "dead-letter-error": error,
+              });
+            else
+              enqueue(
+                named(`${topic}.dlq`),
+                dead.key,
+                encodePayload({ group, error, value: dead.value.toString("utf8") }),
+              );
           },
           log,
         }),

@@ -106,8 +106,9 @@ export async function openSpool(dir: string): Promise<Spool> {
 }
 
 /**
- * A record as spool and journal segments hold it, in two parts written one after the other (the
- * value is not copied): `u32be headLength | head | u32be valueLength`, then the value's bytes.
+ * A record as spool and journal segments hold it, in two parts written one after the other (so the
+ * journal's `writev` need not copy the value): `u32be headLength | head | u32be valueLength`, then
+ * the value's bytes.
  * The head is the UTF-8 JSON `{"t":topic,"k":key}`, or `{"t":topic,"k":key,"h":{headers}}` for an
  * event with headers. A segment of these starts with the high byte of its first head's length:
  * 0x00 (a head is far below 16 MiB), and never the `{` (0x7b) that starts a text segment.

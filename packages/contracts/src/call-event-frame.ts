@@ -37,31 +37,33 @@ function metaJson(event: CallEventBytes): string {
   );
 }
 
-/** The bytes `event` takes as a frame. */
-export function callEventFrameBytes(event: CallEventBytes): number {
-  const { capture } = event;
-  return (
-    overheadBytes +
-    Buffer.byteLength(metaJson(event)) +
-    (capture ? capture.request_body.length + capture.response_body.length : 0)
-  );
+/** An event about to be framed: the bytes its frame takes, and the frame (its JSON made once). */
+export interface CallEventFrame {
+  readonly bytes: number;
+  encode(): Buffer;
 }
 
-/** The event as the bus carries it (see the frame's layout above). */
-export function encodeCallEvent(event: CallEventBytes): Buffer {
+/** The event's frame (see the layout above), measured before it is built. */
+export function frameCallEvent(event: CallEventBytes): CallEventFrame {
   const meta = metaJson(event);
   const metaBytes = Buffer.byteLength(meta);
   const request = event.capture?.request_body ?? noBody;
   const response = event.capture?.response_body ?? noBody;
-  const frame = Buffer.allocUnsafe(overheadBytes + metaBytes + request.length + response.length);
-  frame[0] = 0;
-  frame[1] = version;
-  frame.writeUInt32BE(metaBytes, 2);
-  let at = 6 + frame.write(meta, 6, "utf8");
-  at = frame.writeUInt32BE(request.length, at);
-  at += request.copy(frame, at);
-  response.copy(frame, at);
-  return frame;
+  const bytes = overheadBytes + metaBytes + request.length + response.length;
+  return {
+    bytes,
+    encode() {
+      const frame = Buffer.allocUnsafe(bytes);
+      frame[0] = 0;
+      frame[1] = version;
+      frame.writeUInt32BE(metaBytes, 2);
+      let at = 6 + frame.write(meta, 6, "utf8");
+      at = frame.writeUInt32BE(request.length, at);
+      at += request.copy(frame, at);
+      response.copy(frame, at);
+      return frame;
+    },
+  };
 }
 
 /** A body as a capture envelope stores it: UTF-8 text when it is valid UTF-8, base64 otherwise. */

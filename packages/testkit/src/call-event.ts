@@ -1,7 +1,7 @@
 import { type CallEvent, type CallUsage, callsTopic, newId } from "@gateway/contracts";
 
 /**
- * A valid call event, as JSON (the gateway publishes its frame, `encodeCallEvent`; consumers read
+ * A valid call event, as JSON (the gateway publishes its frame, `frameCallEvent`; consumers read
  * both): a BYO, non-streamed provider B call answered
  * now, with a fresh request id and no usage; `overrides` set whatever a test is about.
  */
