@@ -81,7 +81,8 @@ export async function startCostingWorker({
       topic: callsTopic,
       group: "costing-worker",
       async handle(batch) {
-        const events = readCallEvents(batch, log);
+        // (a call's capture is the capture writer's: its bodies are not even decoded here)
+        const events = readCallEvents(batch, log, { capture: false });
         if (events.length === 0) return;
         await recordCalls(db, events.map(callRow));
         await recordKeyUses(

@@ -69,6 +69,14 @@ describe("a call event's frame", () => {
     expect(back.capture?.response_body).toEqual({ encoding: "utf8", data: "" });
   });
 
+  it("reads the event without its capture for a consumer that does not want it, frame or JSON", () => {
+    const bare = readCallEvent(encode(captured), { capture: false });
+    expect(bare).toEqual({ event: { ...event, capture: null } });
+    const json = { ...event, capture: { ...read(encode(captured)).capture! } };
+    expect(readCallEvent(json, { capture: false })).toEqual({ event: { ...event, capture: null } });
+    expect(json.capture).not.toBeNull();
+  });
+
   it("reads the event as JSON too: what gateways published before frames", () => {
     const json = { ...event, capture: { ...read(encode(captured)).capture! } };
     expect(read(JSON.parse(JSON.stringify(json)))).toEqual(json);

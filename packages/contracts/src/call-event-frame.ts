@@ -88,11 +88,20 @@ function frameParts(frame: Buffer): { event: unknown; request: Buffer; response:
   };
 }
 
+/**
+ * What a consumer reads of a call event. `capture: false`: the event without its capture (null),
+ * for a consumer that never looks at it, which then pays nothing for the bodies.
+ */
+interface ReadOptions {
+  capture: boolean;
+}
+
 /** The event in a frame, as the JSON event it stands for (bodies as `RawBody`); throws when torn. */
-function decodeCallEvent(frame: Buffer): unknown {
+function decodeCallEvent(frame: Buffer, options: ReadOptions): unknown {
   const { event, request, response } = frameParts(frame);
   if (typeof event !== "object" || event === null || !("capture" in event)) return event;
-  if (typeof event.capture === "object" && event.capture !== null) {
+  if (!options.capture) event.capture = null;
+  else if (typeof event.capture === "object" && event.capture !== null) {
     event.capture = { ...event.capture, request_body: rawBody(request), response_body: rawBody(response) };
   }
   return event;
@@ -120,10 +129,16 @@ export function callEventRequestId(payload: unknown): string | undefined {
  * publishes) or the event as JSON (what gateways published before frames, still on a topic or in a
  * journal after an upgrade, and what tests publish).
  */
-export function readCallEvent(payload: unknown): { event: CallEvent } | { problem: string } {
+export function readCallEvent(
+  payload: unknown,
+  options: ReadOptions = { capture: true },
+): { event: CallEvent } | { problem: string } {
   let json: unknown;
   try {
-    json = Buffer.isBuffer(payload) ? decodeCallEvent(payload) : payload;
+    if (Buffer.isBuffer(payload)) json = decodeCallEvent(payload, options);
+    else if (!options.capture && typeof payload === "object" && payload !== null)
+      json = { ...payload, capture: null };
+    else json = payload;
   } catch (error) {
     return { problem: error instanceof Error ? error.message : String(error) };
   }
@@ -138,10 +153,10 @@ export function readCallEvent(payload: unknown): { event: CallEvent } | { proble
 }
 
 /** The call events of a delivered batch, in order; a malformed one is logged and dropped. */
-export function readCallEvents(batch: readonly unknown[], log: Logger): CallEvent[] {
+export function readCallEvents(batch: readonly unknown[], log: Logger, options?: ReadOptions): CallEvent[] {
   const events: CallEvent[] = [];
   for (const payload of batch) {
-    const read = readCallEvent(payload);
+    const read = readCallEvent(payload, options);
     if ("event" in read) events.push(read.event);
     else log.error("dropping malformed call event", { problem: read.problem });
   }
