@@ -30,12 +30,14 @@ export function localCounters(now: () => number = Date.now, { startSpent = false
   const states = new Map<string, ScopeState>();
   // one entry per scope and period kind: a new period's total replaces the last one
   const spend = new Map<string, PeriodSpend>();
-  const stateOf = (s: { scope: string; id: string }) => {
+  // `at` is the caller's instant: a second clock read here could be a millisecond later and
+  // start a spent bucket beyond the full minute the caller measures against
+  const stateOf = (s: { scope: string; id: string }, at: number) => {
     const key = `${s.scope}:${s.id}`;
     let state = states.get(key);
     if (!state) {
       // a spent bucket admits at the sustained rate only, never a burst
-      const tat = startSpent ? now() + minuteMs : 0;
+      const tat = startSpent ? at + minuteMs : 0;
       state = { requests: tat, tokens: tat, inFlight: new Set() };
       states.set(key, state);
     }
@@ -62,7 +64,7 @@ export function localCounters(now: () => number = Date.now, { startSpent = false
       const requestTats: number[] = [];
       for (const [i, s] of request.scopes.entries()) {
         const { rpm, tpm, concurrent, budget } = s.limits;
-        const state = stateOf(s);
+        const state = stateOf(s, at);
         if (budget && (budget.appliesTo === "all" || request.managed)) {
           const period = currentPeriod(budget.period, at);
           if (spent(s, budget.period, period.start, budget.appliesTo) >= budget.micros)
@@ -82,7 +84,7 @@ export function localCounters(now: () => number = Date.now, { startSpent = false
       }
       // every limit allows the call: only now does it take from any of them
       for (const [i, s] of request.scopes.entries()) {
-        const state = stateOf(s);
+        const state = stateOf(s, at);
         const tat = requestTats[i];
         if (tat !== undefined) state.requests = tat;
         if (s.limits.concurrent) state.inFlight.add(request.requestId);
@@ -93,7 +95,7 @@ export function localCounters(now: () => number = Date.now, { startSpent = false
     settle(lease: Lease, tokens: number, share: (limit: number) => number = (limit) => limit) {
       const at = now();
       for (const s of lease.scopes) {
-        const state = stateOf(s);
+        const state = stateOf(s, at);
         state.inFlight.delete(lease.requestId);
         if (s.limits.tpm && tokens > 0)
           state.tokens = spendTokens(state.tokens, at, share(s.limits.tpm), tokens);

@@ -2,6 +2,7 @@ import type { LimitsEntry } from "@gateway/contracts";
 import { describe, expect, it } from "vitest";
 import { createInProcessLimits } from "../src/index.ts";
 import type { AdmitRequest, LimitStore, ScopeLimits } from "../src/limit-store.ts";
+import { localCounters } from "../src/local-counters.ts";
 
 const at = Date.UTC(2026, 10, 25, 12, 0, 0);
 let clock = at;
@@ -137,5 +138,18 @@ describe("in-process limits", () => {
     // the next day starts from nothing
     clock = Date.UTC(2026, 10, 26, 0, 0, 1);
     expect((await limits.admit(call([project], true))).ok).toBe(true);
+  });
+});
+
+describe("counters that start spent (a replica counting alone)", () => {
+  it("refuse the first call for exactly one interval, even when the clock moves between reads", () => {
+    // a clock that ticks a millisecond on every read, as a loaded machine's does
+    let t = at;
+    const counters = localCounters(() => t++, { startSpent: true });
+    const key = scope("api_key", { rpm: 600 }); // one every 100 ms
+    expect(counters.admit(call([key]))).toMatchObject({
+      ok: false,
+      refusal: { limit: "requests_per_minute", retryAfterMs: 100 },
+    });
   });
 });
