@@ -1,6 +1,5 @@
 import type { EventBus } from "@gateway/bus";
 import {
-  type CallEvent,
   callEventRequestId,
   callsTopic,
   keyUsageEventSchema,

@@ -5,7 +5,7 @@ import { lockDir } from "./dir-lock.ts";
 import type { EventBus, EventHeaders } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
-import { batchCompression } from "./kafka-compression.ts";
+import { type BatchCodec, compressionType, defaultBatchCodec } from "./kafka-compression.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
 import { encodePayload, isBinaryValue } from "./payload.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
@@ -32,6 +32,11 @@ export interface KafkaBusOptions {
    * pay per request, so a batch of ~100 events costs each of them a fraction of a batch of ~20.
    */
   lingerMs?: number;
+  /**
+   * How the batches it sends are compressed (`defaultBatchCodec`: zstd where Node has it, else
+   * gzip). Its consumers read either.
+   */
+  compression?: BatchCodec;
   /** While the broker is away: how often to try again. */
   retryIntervalMs?: number;
   /** Events handed to one consumer `handle` call at most. */
@@ -96,6 +101,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const maxEventBytes = maxMessageBytes - 1024;
   const sendTimeoutMs = options.sendTimeoutMs ?? 5_000;
   const lingerMs = options.lingerMs ?? 20;
+  const compression = compressionType(options.compression ?? defaultBatchCodec);
   const retryIntervalMs = options.retryIntervalMs ?? 1_000;
   const named = (name: string) => `${options.namePrefix ?? ""}${name}`;
   const kafka = new Kafka({
@@ -204,7 +210,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       for (const topic of byTopic.keys()) await ensureTopic(topic);
       partitions.nextSend();
       await producer.sendBatch({
-        compression: batchCompression,
+        compression,
         topicMessages: [...byTopic].map(([topic, rs]) => ({
           topic,
           messages: rs.map((r) => ({ key: r.key, value: r.value, headers: r.headers })),

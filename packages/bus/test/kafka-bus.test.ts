@@ -226,27 +226,45 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(sends).toBeLessThanOrEqual(10);
   }, 60_000);
 
-  it("sends its batches gzip-compressed, and its consumers read them back", async () => {
-    const topic = `test.gzip.${Date.now()}`;
-    // the bus's codec, watched: what each send hands it, and what it makes of that
-    const codec = CompressionCodecs[CompressionTypes.GZIP]!;
-    const sizes = { in: 0, out: 0, levels: new Set<number>() };
-    CompressionCodecs[CompressionTypes.GZIP] = () => {
-      const inner = codec();
-      return {
-        async compress(encoder: { buffer: Buffer }) {
-          const out: Buffer = await inner.compress(encoder);
-          sizes.in += encoder.buffer.length;
-          sizes.out += out.length;
-          // the gzip header's XFL byte: 4 for zlib's fastest level, 0 for its default
-          sizes.levels.add(out[8]!);
-          return out;
-        },
-        decompress: inner.decompress,
-      };
+  it("sends its batches zstd-compressed (gzip when set so), and its consumers read either", async () => {
+    const topic = `test.compressed.${Date.now()}`;
+    // the bus's codecs, watched: what each send hands them, and what they make of it
+    const codecs = [
+      ["zstd", CompressionTypes.ZSTD],
+      ["gzip", CompressionTypes.GZIP],
+    ] as const;
+    const originals = codecs.map(([, type]) => [type, CompressionCodecs[type]] as const);
+    const sizes = {
+      zstd: { in: 0, out: 0, heads: new Set<string>() },
+      gzip: { in: 0, out: 0, heads: new Set<string>() },
     };
+    for (const [name, type] of codecs) {
+      const codec = CompressionCodecs[type];
+      CompressionCodecs[type] = () => {
+        const inner = codec();
+        return {
+          async compress(encoder: { buffer: Buffer }) {
+            const out: Buffer = await inner.compress(encoder);
+            sizes[name].in += encoder.buffer.length;
+            sizes[name].out += out.length;
+            // zstd's frame magic, or gzip's magic with its XFL byte (4: zlib's fastest level)
+            sizes[name].heads.add(
+              name === "zstd"
+                ? out.subarray(0, 4).toString("hex")
+                : `${out.subarray(0, 2).toString("hex")}:${out[8]}`,
+            );
+            return out;
+          },
+          decompress: inner.decompress,
+        };
+      };
+    }
     try {
+      // events like a call's: mostly a body of text
+      const body = (i: number) =>
+        `data: {"id":"c${i}","choices":[{"delta":{"content":"word ${i}"}}]}\n\n`.repeat(40);
       const bus = await busOnBroker({ partitions: 1 });
+      const gzipBus = await busOnBroker({ partitions: 1, compression: "gzip" });
       const seen = new Map<number, string>();
       await bus.subscribe({
         topic,
@@ -255,21 +273,21 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
           for (const e of batch) seen.set((e as { i: number }).i, (e as { body: string }).body);
         },
       });
-      // events like a call's: mostly a body of text
-      const body = (i: number) =>
-        `data: {"id":"c${i}","choices":[{"delta":{"content":"word ${i}"}}]}\n\n`.repeat(40);
-      for (let i = 0; i < 100; i++) bus.publish(topic, `k${i}`, { i, body: body(i) });
-      await bus.flush();
+      for (let i = 0; i < 100; i++) (i % 2 ? gzipBus : bus).publish(topic, `k${i}`, { i, body: body(i) });
+      await Promise.all([bus.flush(), gzipBus.flush()]);
       const deadline = Date.now() + 20_000;
       while (seen.size < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      await bus.close();
-      expect([...seen].every(([i, text]) => text === body(i))).toBe(true);
+      await Promise.all([bus.close(), gzipBus.close()]);
       expect(seen.size).toBe(100);
-      expect(sizes.in).toBeGreaterThan(100 * body(0).length);
-      expect(sizes.out).toBeLessThan(sizes.in / 5);
-      expect([...sizes.levels]).toEqual([4]);
+      expect([...seen].every(([i, text]) => text === body(i))).toBe(true);
+      for (const name of ["zstd", "gzip"] as const) {
+        expect(sizes[name].in).toBeGreaterThan(50 * body(0).length);
+        expect(sizes[name].out).toBeLessThan(sizes[name].in / 5);
+      }
+      expect([...sizes.zstd.heads]).toEqual(["28b52ffd"]);
+      expect([...sizes.gzip.heads]).toEqual(["1f8b:4"]);
     } finally {
-      CompressionCodecs[CompressionTypes.GZIP] = codec;
+      for (const [type, codec] of originals) CompressionCodecs[type] = codec;
     }
   }, 60_000);
 
@@ -285,7 +303,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
         for (const e of batch) seen.add((e as { i: number }).i);
       },
     });
-    // 30 events of ~2 KB that do not compress (batches are gzip): ~45 KB at once, more than twice
+    // 30 events of ~2 KB that do not compress: ~45 KB at once, more than twice
     // what one record batch may hold
     for (let i = 0; i < 30; i++)
       bus.publish(topic, `k${i}`, { i, pad: randomBytes(1_500).toString("base64") });

@@ -51,6 +51,11 @@ export const kafkaEnv = {
   /** Prepended to topic and consumer-group names, for deployments that share a cluster. */
   GATEWAY_KAFKA_NAME_PREFIX: z.string().default(""),
   /**
+   * How produced batches are compressed; unset: zstd where Node has it (>= 22.15), else gzip.
+   * Consumers read both; gzip is for consumers on an older Node, or other clients, that lack zstd.
+   */
+  GATEWAY_KAFKA_COMPRESSION: z.enum(["zstd", "gzip"]).optional(),
+  /**
    * The spool (events wait here while the broker is away) and the journal (events not yet handed
    * on, for the next start after a kill): one directory per process, on durable disk, kept across
    * restarts. Unset: `./data/spool/<app>`.

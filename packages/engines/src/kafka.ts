@@ -19,5 +19,6 @@ export function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<E
     partitions: env.GATEWAY_KAFKA_PARTITIONS,
     maxMessageBytes: env.GATEWAY_KAFKA_MAX_MESSAGE_BYTES,
     namePrefix: env.GATEWAY_KAFKA_NAME_PREFIX,
+    compression: env.GATEWAY_KAFKA_COMPRESSION,
   });
 }
