@@ -1,5 +1,7 @@
 /** The load: autocannon in this process against `POST /v1/chat/completions`. */
 
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Result } from "autocannon";
 import autocannon from "autocannon";
 
@@ -7,46 +9,52 @@ export type ScenarioName = "json" | "sse";
 
 export interface Scenario {
   name: ScenarioName;
-  body: string;
+  /** The request bodies, sent in turn: one, or with large prompts several that differ throughout. */
+  bodies: readonly string[];
 }
 
 /** The model every request asks for; peers map it to the mock. */
 export const benchModel = "gpt-5.4-mini";
 
 /**
- * The json and sse scenarios, with a prompt of "hello", or of about `promptBytes` of source code
- * (a coding agent's context: quotes and newlines that JSON escapes, as real prompts carry).
+ * The json and sse scenarios, with a prompt of "hello", or of about `promptBytes` of the
+ * repository's own TypeScript and Markdown (a coding agent's context: real source, with the quotes
+ * and newlines JSON escapes). Large prompts are cut from it one after the other, up to 32 that
+ * share no text, and sent in turn: a compressor then meets text as it does in real traffic, not
+ * the same prompt again and again (which any codec with a window of a few prompts would make
+ * nearly free).
  */
-export function scenariosFor(promptBytes: number): Scenario[] {
-  const messages = [{ role: "user", content: promptBytes > 0 ? sourceText(promptBytes) : "hello" }];
+export function scenariosFor(promptBytes: number, rootDir: string): Scenario[] {
+  const prompts = promptBytes > 0 ? promptsOf(sourceCorpus(rootDir), promptBytes) : ["hello"];
+  const bodies = (extra: Record<string, unknown>) =>
+    prompts.map((content) =>
+      JSON.stringify({ model: benchModel, messages: [{ role: "user", content }], ...extra }),
+    );
   return [
-    { name: "json", body: JSON.stringify({ model: benchModel, messages }) },
-    {
-      name: "sse",
-      body: JSON.stringify({
-        model: benchModel,
-        messages,
-        stream: true,
-        stream_options: { include_usage: true },
-      }),
-    },
+    { name: "json", bodies: bodies({}) },
+    { name: "sse", bodies: bodies({ stream: true, stream_options: { include_usage: true } }) },
   ];
 }
 
-const sourceLines = [
-  'import { readFile } from "node:fs/promises";',
-  "export async function loadConfig(path: string): Promise<Record<string, string>> {",
-  '  const text = await readFile(path, "utf8");',
-  '  return Object.fromEntries(text.split("\\n").map((line) => line.split("=")));',
-  "}",
-  "",
-];
+/** Up to 32 consecutive, disjoint `bytes`-long cuts of the corpus (at least one). */
+function promptsOf(corpus: string, bytes: number): string[] {
+  const prompts: string[] = [];
+  for (let at = 0; prompts.length < 32 && (at + bytes <= corpus.length || prompts.length === 0); at += bytes)
+    prompts.push(corpus.slice(at, at + bytes));
+  return prompts;
+}
 
-/** Numbered lines of TypeScript, `bytes` long (ASCII, so characters and bytes agree). */
-function sourceText(bytes: number): string {
-  let text = "";
-  for (let n = 1; text.length < bytes; n++) text += `// line ${n}\n${sourceLines[n % sourceLines.length]}\n`;
-  return text.slice(0, bytes);
+/** The repository's TypeScript and Markdown outside node_modules, in path order. */
+function sourceCorpus(rootDir: string): string {
+  const files: string[] = [];
+  for (const dir of ["apps", "packages", "bench", "docs"])
+    for (const entry of readdirSync(join(rootDir, dir), { recursive: true, encoding: "utf8" }))
+      if (/\.(ts|md)$/.test(entry) && !/(^|\/)(node_modules|\.out)\//.test(entry))
+        files.push(join(rootDir, dir, entry));
+  return files
+    .sort()
+    .map((file) => readFileSync(file, "utf8"))
+    .join("\n");
 }
 
 /**
@@ -102,6 +110,22 @@ export interface LoadOptions {
   until: { durationS: number } | { amount: number };
 }
 
+/** autocannon's options for sending `bodies` one after the other, whichever connection asks. */
+function bodiesInTurn(bodies: readonly string[]): Pick<autocannon.Options, "body" | "requests"> {
+  if (bodies.length === 1) return { body: bodies[0]! };
+  let next = 0;
+  return {
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          request.body = bodies[next++ % bodies.length];
+          return request;
+        },
+      },
+    ],
+  };
+}
+
 /**
  * autocannon's own `duration` ends at its next 1 s sampling tick, so a window that finished its
  * requests 6.1 s in reads as 7 s: up to a second of idle counted as load, different for each
@@ -117,7 +141,7 @@ export async function runLoad(options: LoadOptions): Promise<Result> {
         url: `${options.baseUrl}/v1/chat/completions`,
         method: "POST",
         headers: requestHeaders(options),
-        body: options.scenario.body,
+        ...bodiesInTurn(options.scenario.bodies),
         connections: options.connections,
         ...(options.checkAnswers
           ? { verifyBody: (body) => carriesMockAnswer(options.scenario.name, String(body)) }

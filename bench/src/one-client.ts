@@ -45,7 +45,7 @@ export async function measureOneClient(
         path: "/v1/chat/completions",
         method: "POST",
         headers: requestHeaders(target),
-        body: scenario.body,
+        body: scenario.bodies[i % scenario.bodies.length],
       });
       let first = Number.NaN;
       const chunks: Buffer[] = [];

@@ -210,7 +210,7 @@ export function renderReport(
         : "Each phase ends at the duration, closing connections mid-response. ") +
       "Upstream: testkit mock provider B. " +
       (config.promptBytes > 0
-        ? `Prompt: ${config.promptBytes} bytes of source code (BENCH_PROMPT_BYTES). `
+        ? `Prompt: ${config.promptBytes} bytes of the repository's own source and docs (BENCH_PROMPT_BYTES), up to 32 prompts that share no text, sent in turn. `
         : 'Prompt: "hello". ') +
       (config.gateway === "split"
         ? "Gateway: `apps/gateway` of the split deployment on Kafka and Redis, capture on (default " +

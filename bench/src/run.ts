@@ -168,7 +168,7 @@ function revision(): string {
 
 async function main(): Promise<number> {
   const config = readConfig(process.env);
-  const scenarios = scenariosFor(config.promptBytes);
+  const scenarios = scenariosFor(config.promptBytes, rootDir);
   mkdirSync(outDir, { recursive: true });
   if (config.profile) rmSync(profileDir, { recursive: true, force: true });
   const startedAt = new Date();
