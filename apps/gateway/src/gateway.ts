@@ -34,6 +34,7 @@ import { gatewayMetrics } from "./metrics.ts";
 import { modelList } from "./models.ts";
 import { type PlanContext, planCall } from "./plan.ts";
 import { readBody } from "./read-body.ts";
+import { readRequestJson } from "./request-json.ts";
 import { authenticate, resolveCaller } from "./resolve-caller.ts";
 import { matchRoute, probePaths, wireFormatForPath } from "./routes.ts";
 import { parseTags } from "./tags.ts";
@@ -280,13 +281,13 @@ export function createGateway({
     }
     if (call.capture) call.capture.requestBody = read.body;
 
-    // The body is parsed only to read `model` and `stream`; it is re-serialised only when the
-    // model is rewritten for a catalog deployment.
-    const request = parseJsonObject(read.body);
+    // The body is read only for `model` and `stream`; it is re-serialised only when the model is
+    // rewritten for a catalog deployment.
+    const request = readRequestJson(read.body);
     if (!request) return fail(call, res, "invalid_request", "The request body is not a valid JSON object.");
-    call.requestedModel = typeof request.model === "string" ? request.model : null;
+    call.requestedModel = request.model;
     call.servedModel = call.requestedModel;
-    call.stream = request.stream === true;
+    call.stream = request.stream;
 
     const planned = await planCall(planContext, {
       spec: call.spec,
@@ -453,17 +454,6 @@ function sendJson(res: ServerResponse, status: number, body: string, headers: Re
     ...headers,
   });
   res.end(body);
-}
-
-function parseJsonObject(body: Buffer): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(body.toString("utf8"));
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

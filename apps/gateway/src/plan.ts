@@ -7,6 +7,7 @@ import {
   type WireFormat,
 } from "@gateway/providers";
 import { type Attempt, type CallPlan, upstreamTarget } from "./attempt.ts";
+import type { RequestJson } from "./request-json.ts";
 
 export interface PlanContext {
   config: ConfigReader;
@@ -20,7 +21,7 @@ export interface PlanContext {
 
 export interface PlanInput {
   spec: EndpointSpec;
-  request: Record<string, unknown>;
+  request: RequestJson;
   body: Buffer;
   upstreamKey: string | undefined;
   workload: WorkloadEntry;
@@ -45,7 +46,7 @@ const refuse = (kind: GatewayErrorKind, message: string, param: string | null = 
  */
 export async function planCall(ctx: PlanContext, input: PlanInput): Promise<PlanResult> {
   const { spec, request, upstreamKey } = input;
-  const model = typeof request.model === "string" ? request.model : null;
+  const model = request.model;
   if (spec.wireFormat === "responses") return planResponses(ctx, input, model);
   if (!upstreamKey) return planManaged(ctx, input, model);
 
@@ -76,7 +77,7 @@ export async function planCall(ctx: PlanContext, input: PlanInput): Promise<Plan
     served.model,
     served.deployment,
     served.key,
-    request,
+    request.whole(),
     spec.wireFormat,
     "gateway",
   );
@@ -126,7 +127,7 @@ async function planManaged(ctx: PlanContext, input: PlanInput, model: string | n
         served.model,
         served.deployment,
         served.key,
-        input.request,
+        input.request.whole(),
         input.spec.wireFormat,
         "primary",
       ),

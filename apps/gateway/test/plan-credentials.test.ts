@@ -2,6 +2,7 @@ import { type CatalogModelEntry, configKeys, configReader, createInProcessCache 
 import { endpointSpecs } from "@gateway/providers";
 import { describe, expect, it } from "vitest";
 import { type PlanContext, planCall } from "../src/plan.ts";
+import { readRequestJson } from "../src/request-json.ts";
 
 /** A catalog entry as the cache holds it, paid with the variable `credentialEnv` names. */
 function catalogModel(id: string, credentialEnv: string): CatalogModelEntry {
@@ -41,11 +42,11 @@ describe("the credential of a catalog deployment", () => {
       responsesKeyEnv: "GATEWAY_PROVIDER_B_MANAGED_KEY",
       random: () => 0,
     };
-    const request = { model: "m", messages: [] };
+    const body = Buffer.from(JSON.stringify({ model: "m", messages: [] }));
     return planCall(ctx, {
       spec: endpointSpecs.chat_completions,
-      request,
-      body: Buffer.from(JSON.stringify(request)),
+      request: readRequestJson(body)!,
+      body,
       upstreamKey: undefined,
       workload: {
         id: "wl",
