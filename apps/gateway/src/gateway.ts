@@ -282,8 +282,10 @@ export function createGateway({
     if (call.capture) call.capture.requestBody = read.body;
 
     // The body is read only for `model` and `stream`; it is re-serialised only when the model is
-    // rewritten for a catalog deployment.
-    const request = readRequestJson(read.body);
+    // rewritten for a catalog deployment (always so for a managed call, for a share of routed ones).
+    const request = readRequestJson(read.body, {
+      rewritten: !upstreamKey && call.spec.wireFormat !== "responses",
+    });
     if (!request) return fail(call, res, "invalid_request", "The request body is not a valid JSON object.");
     call.requestedModel = request.model;
     call.servedModel = call.requestedModel;

@@ -17,9 +17,14 @@ function reference(body: Buffer) {
   }
 }
 
+/** The reading, the same whether or not the caller says it will rewrite the body. */
 function read(body: Buffer) {
-  const request = readRequestJson(body);
-  return request && { model: request.model, stream: request.stream, whole: request.whole() };
+  const [passed, rewritten] = [false, true].map((r) => {
+    const request = readRequestJson(body, { rewritten: r });
+    return request && { model: request.model, stream: request.stream, whole: request.whole() };
+  });
+  expect(rewritten).toEqual(passed);
+  return passed;
 }
 
 const bytes = (...parts: (string | number[])[]) =>

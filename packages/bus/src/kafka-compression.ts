@@ -7,25 +7,27 @@ const { CompressionCodecs, CompressionTypes } = kafkajs;
 /** How the bus compresses the batches it produces; its consumers read both, and uncompressed ones. */
 export type BatchCodec = "zstd" | "gzip";
 
-// Node has zstd from 22.15 and 23.8 (the floor is 22.12): looked up, not imported by name
-const zstdCompressSync = zlib.zstdCompressSync as typeof zlib.zstdCompressSync | undefined;
-const zstdDecompressSync = zlib.zstdDecompressSync as typeof zlib.zstdDecompressSync | undefined;
-
-/** Whether this Node can write and read zstd batches. */
-const zstdAvailable = zstdCompressSync !== undefined && zstdDecompressSync !== undefined;
+// Node has zstd from 22.15 and 23.8 (the floor is 22.12): looked up, not assumed
+const { zstdCompressSync, zstdDecompressSync } = zlib as Partial<typeof zlib>;
+const zstd =
+  zstdCompressSync && zstdDecompressSync
+    ? { compress: zstdCompressSync, decompress: zstdDecompressSync }
+    : null;
 
 /**
  * zstd where Node has it, else gzip. A call's event is mostly its bodies, text that compresses
  * several times over, and each byte saved is one that kafkajs neither copies through its nested
  * encoders nor checksums in JavaScript (bench/RESULTS.md, "Kafka batches compressed"). zstd at
  * level 1 compresses a 100 KB prompt in less than half of gzip's time at its fastest level, and
- * a little smaller (bench/RESULTS.md, "zstd"); gzip is what every Node and every Kafka client reads.
+ * a little smaller (bench/RESULTS.md, "real prompts, zstd batches"); gzip is what every Node and every Kafka client reads.
  */
-export const defaultBatchCodec: BatchCodec = zstdAvailable ? "zstd" : "gzip";
+export const defaultBatchCodec: BatchCodec = zstd ? "zstd" : "gzip";
 
 export function compressionType(codec: BatchCodec): number {
-  if (codec === "zstd" && !zstdAvailable)
-    throw new Error("zstd batch compression needs Node >= 22.15 (or >= 23.8); use gzip");
+  if (codec === "zstd" && !zstd)
+    throw new Error(
+      `zstd batch compression needs Node >= 22.15 (23.x: >= 23.8), this is ${process.version}: set GATEWAY_KAFKA_COMPRESSION=gzip`,
+    );
   return codec === "zstd" ? CompressionTypes.ZSTD : CompressionTypes.GZIP;
 }
 
@@ -41,10 +43,10 @@ CompressionCodecs[CompressionTypes.GZIP] = () => ({
   decompress: async (buffer: Buffer) => zlib.unzipSync(buffer),
 });
 
-if (zstdCompressSync && zstdDecompressSync) {
+if (zstd) {
   const level = { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } };
   CompressionCodecs[CompressionTypes.ZSTD] = () => ({
-    compress: async (encoder: { buffer: Buffer }) => zstdCompressSync(encoder.buffer, level),
-    decompress: async (buffer: Buffer) => zstdDecompressSync(buffer),
+    compress: async (encoder: { buffer: Buffer }) => zstd.compress(encoder.buffer, level),
+    decompress: async (buffer: Buffer) => zstd.decompress(buffer),
   });
 }

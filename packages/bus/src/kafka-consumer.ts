@@ -90,7 +90,7 @@ export async function startGroupConsumer(
   async function join(): Promise<void> {
     const consumer = kafka.consumer({
       groupId,
-      // Compressed bytes (the bus's batches are gzip): a fetch of a backlog at these sizes is
+      // Compressed bytes (the bus compresses its batches): a fetch of a backlog at these sizes is
       // ~10x as much once decoded, all held until its batch is handled. The broker still returns
       // a first batch larger than this whole (KIP-74), so no event is too large to fetch.
       maxBytes: 2 * fetchBytesPerPartition,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import * as zlib from "node:zlib";
 import { silentLogger } from "@gateway/contracts";
 import kafkajs, { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
@@ -226,70 +227,75 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(sends).toBeLessThanOrEqual(10);
   }, 60_000);
 
-  it("sends its batches zstd-compressed (gzip when set so), and its consumers read either", async () => {
-    const topic = `test.compressed.${Date.now()}`;
-    // the bus's codecs, watched: what each send hands them, and what they make of it
-    const codecs = [
-      ["zstd", CompressionTypes.ZSTD],
-      ["gzip", CompressionTypes.GZIP],
-    ] as const;
-    const originals = codecs.map(([, type]) => [type, CompressionCodecs[type]] as const);
-    const sizes = {
-      zstd: { in: 0, out: 0, heads: new Set<string>() },
-      gzip: { in: 0, out: 0, heads: new Set<string>() },
-    };
-    for (const [name, type] of codecs) {
-      const codec = CompressionCodecs[type];
-      CompressionCodecs[type] = () => {
-        const inner = codec();
-        return {
-          async compress(encoder: { buffer: Buffer }) {
-            const out: Buffer = await inner.compress(encoder);
-            sizes[name].in += encoder.buffer.length;
-            sizes[name].out += out.length;
-            // zstd's frame magic, or gzip's magic with its XFL byte (4: zlib's fastest level)
-            sizes[name].heads.add(
-              name === "zstd"
-                ? out.subarray(0, 4).toString("hex")
-                : `${out.subarray(0, 2).toString("hex")}:${out[8]}`,
-            );
-            return out;
-          },
-          decompress: inner.decompress,
-        };
+  // (a Node without zstd, >= 22.12 but < 22.15, sends gzip: there is no zstd to read back)
+  it.skipIf(!("zstdCompressSync" in zlib))(
+    "sends its batches zstd-compressed (gzip when set so), and its consumers read either",
+    async () => {
+      const topic = `test.compressed.${Date.now()}`;
+      // the bus's codecs, watched: what each send hands them, and what they make of it
+      const codecs = [
+        ["zstd", CompressionTypes.ZSTD],
+        ["gzip", CompressionTypes.GZIP],
+      ] as const;
+      const originals = codecs.map(([, type]) => [type, CompressionCodecs[type]] as const);
+      const sizes = {
+        zstd: { in: 0, out: 0, heads: new Set<string>() },
+        gzip: { in: 0, out: 0, heads: new Set<string>() },
       };
-    }
-    try {
-      // events like a call's: mostly a body of text
-      const body = (i: number) =>
-        `data: {"id":"c${i}","choices":[{"delta":{"content":"word ${i}"}}]}\n\n`.repeat(40);
-      const bus = await busOnBroker({ partitions: 1 });
-      const gzipBus = await busOnBroker({ partitions: 1, compression: "gzip" });
-      const seen = new Map<number, string>();
-      await bus.subscribe({
-        topic,
-        group: "g",
-        handle: async (batch) => {
-          for (const e of batch) seen.set((e as { i: number }).i, (e as { body: string }).body);
-        },
-      });
-      for (let i = 0; i < 100; i++) (i % 2 ? gzipBus : bus).publish(topic, `k${i}`, { i, body: body(i) });
-      await Promise.all([bus.flush(), gzipBus.flush()]);
-      const deadline = Date.now() + 20_000;
-      while (seen.size < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      await Promise.all([bus.close(), gzipBus.close()]);
-      expect(seen.size).toBe(100);
-      expect([...seen].every(([i, text]) => text === body(i))).toBe(true);
-      for (const name of ["zstd", "gzip"] as const) {
-        expect(sizes[name].in).toBeGreaterThan(50 * body(0).length);
-        expect(sizes[name].out).toBeLessThan(sizes[name].in / 5);
+      for (const [name, type] of codecs) {
+        const codec = CompressionCodecs[type];
+        CompressionCodecs[type] = () => {
+          const inner = codec();
+          return {
+            async compress(encoder: { buffer: Buffer }) {
+              const out: Buffer = await inner.compress(encoder);
+              sizes[name].in += encoder.buffer.length;
+              sizes[name].out += out.length;
+              // zstd's frame magic, or gzip's magic with its XFL byte (4: zlib's fastest level)
+              sizes[name].heads.add(
+                name === "zstd"
+                  ? out.subarray(0, 4).toString("hex")
+                  : `${out.subarray(0, 2).toString("hex")}:${out[8]}`,
+              );
+              return out;
+            },
+            decompress: inner.decompress,
+          };
+        };
       }
-      expect([...sizes.zstd.heads]).toEqual(["28b52ffd"]);
-      expect([...sizes.gzip.heads]).toEqual(["1f8b:4"]);
-    } finally {
-      for (const [type, codec] of originals) CompressionCodecs[type] = codec;
-    }
-  }, 60_000);
+      try {
+        // events like a call's: mostly a body of text
+        const body = (i: number) =>
+          `data: {"id":"c${i}","choices":[{"delta":{"content":"word ${i}"}}]}\n\n`.repeat(40);
+        const bus = await busOnBroker({ partitions: 1 });
+        const gzipBus = await busOnBroker({ partitions: 1, compression: "gzip" });
+        const seen = new Map<number, string>();
+        await bus.subscribe({
+          topic,
+          group: "g",
+          handle: async (batch) => {
+            for (const e of batch) seen.set((e as { i: number }).i, (e as { body: string }).body);
+          },
+        });
+        for (let i = 0; i < 100; i++) (i % 2 ? gzipBus : bus).publish(topic, `k${i}`, { i, body: body(i) });
+        await Promise.all([bus.flush(), gzipBus.flush()]);
+        const deadline = Date.now() + 20_000;
+        while (seen.size < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await Promise.all([bus.close(), gzipBus.close()]);
+        expect(seen.size).toBe(100);
+        expect([...seen].every(([i, text]) => text === body(i))).toBe(true);
+        for (const name of ["zstd", "gzip"] as const) {
+          expect(sizes[name].in).toBeGreaterThan(50 * body(0).length);
+          expect(sizes[name].out).toBeLessThan(sizes[name].in / 5);
+        }
+        expect([...sizes.zstd.heads]).toEqual(["28b52ffd"]);
+        expect([...sizes.gzip.heads]).toEqual(["1f8b:4"]);
+      } finally {
+        for (const [type, codec] of originals) CompressionCodecs[type] = codec;
+      }
+    },
+    60_000,
+  );
 
   it("splits a burst bigger than the topic's max.message.bytes over several sends", async () => {
     const topic = `test.big.${Date.now()}`;
