@@ -168,7 +168,10 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     try {
       // Right after a topic is made, the broker's metadata may not list it yet: kafkajs's wait
       // for leaders retries only "leader not available", not "unknown topic" (kafkajs#815, seen
-      // here with two processes creating topics at once). Creating an existing topic is a no-op.
+      // here with two processes creating topics at once, and on a loaded machine), and a topic
+      // that exists already is not waited for at all. So the topic is made (a no-op when it
+      // exists), then asked for, until the broker lists it; the producer and consumers that
+      // follow refresh their metadata and would otherwise fail on the same "unknown topic".
       for (let attempt = 1; ; attempt++) {
         try {
           await admin.createTopics({
@@ -181,10 +184,11 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
               },
             ],
           });
+          await admin.fetchTopicMetadata({ topics: [topic] });
           break;
         } catch (error) {
           const unknownTopic = (error as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION";
-          if (!unknownTopic || attempt === 5) throw error;
+          if (!unknownTopic || attempt === 8) throw error;
           await new Promise((wait) => setTimeout(wait, 200 * attempt));
         }
       }
