@@ -32,7 +32,7 @@ import { captureHeaders, singleHeader } from "./headers.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { modelList } from "./models.ts";
-import { type PlanContext, planCall } from "./plan.ts";
+import { isCatalogCall, type PlanContext, planCall } from "./plan.ts";
 import { readBody } from "./read-body.ts";
 import { readRequestJson } from "./request-json.ts";
 import { authenticate, resolveCaller } from "./resolve-caller.ts";
@@ -283,9 +283,7 @@ export function createGateway({
 
     // The body is read only for `model` and `stream`; it is re-serialised only when the model is
     // rewritten for a catalog deployment (always so for a managed call, for a share of routed ones).
-    const request = readRequestJson(read.body, {
-      rewritten: !upstreamKey && call.spec.wireFormat !== "responses",
-    });
+    const request = readRequestJson(read.body, { rewritten: isCatalogCall(call.spec, upstreamKey) });
     if (!request) return fail(call, res, "invalid_request", "The request body is not a valid JSON object.");
     call.requestedModel = request.model;
     call.servedModel = call.requestedModel;

@@ -38,6 +38,10 @@ const refuse = (kind: GatewayErrorKind, message: string, param: string | null = 
   param,
 });
 
+/** A managed call to a catalog model (what `planCall` does without an upstream key): its body is rewritten. */
+export const isCatalogCall = (spec: EndpointSpec, upstreamKey: string | undefined) =>
+  !upstreamKey && spec.wireFormat !== "responses";
+
 /**
  * Decides where a request goes. Bring-your-own-key traffic passes through to its provider unless
  * its workload routes a share of it to a catalog model; a request without an upstream key is a
@@ -48,6 +52,7 @@ export async function planCall(ctx: PlanContext, input: PlanInput): Promise<Plan
   const { spec, request, upstreamKey } = input;
   const model = request.model;
   if (spec.wireFormat === "responses") return planResponses(ctx, input, model);
+  // (`isCatalogCall`, told apart here in the same order)
   if (!upstreamKey) return planManaged(ctx, input, model);
 
   const byo: Attempt = {
