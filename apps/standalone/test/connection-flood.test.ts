@@ -114,12 +114,14 @@ describe("the standalone process under a connection flood", () => {
           `by the server to stay under its cap, ${requestIds.length}/20 real calls answered (${retries} connection retries)`,
       );
       expect(failures).toEqual([]);
-      // every answered call is recorded: its capture lists by id
+      // every answered call is recorded: its capture lists by id (read while the flood still
+      // presses, so its connection may be shed too: retried as the calls are)
       for (const id of requestIds) {
         await eventually(async () => {
-          const res = await fetch(
-            `${p.url}/customer/v1/orgs/${p.orgId}/projects/${projectId}/captures/${id}`,
-            { headers: { authorization: `Bearer ${p.apiKey}` } },
+          const res = await withRetries(() =>
+            fetch(`${p.url}/customer/v1/orgs/${p.orgId}/projects/${projectId}/captures/${id}`, {
+              headers: { authorization: `Bearer ${p.apiKey}` },
+            }),
           );
           await res.arrayBuffer();
           return res.status === 200 ? true : undefined;
