@@ -7,14 +7,22 @@ import { describe, expect, it } from "vitest";
 // pin them to their definitions first.
 const require = createRequire(import.meta.url);
 const crc32C = require("kafkajs/src/protocol/recordBatch/crc32C") as (buffer: Buffer) => number;
-const Encoder = require("kafkajs/src/protocol/encoder") as new (
-  initialSize?: number,
-) => {
+interface Encoder {
   writeUVarInt(value: number): unknown;
   writeVarInt(value: number): unknown;
   writeInt32(value: number): unknown;
+  writeBuffer(value: Buffer): Encoder;
+  writeEncoderArray(value: Encoder[]): Encoder;
   buffer: Buffer;
-};
+  /** The memory it holds; `buffer` is the part written. */
+  buf: Buffer;
+}
+const Encoder = require("kafkajs/src/protocol/encoder") as new (initialSize?: number) => Encoder;
+const Record = require("kafkajs/src/protocol/recordBatch/record/v0") as (record: {
+  key: Buffer;
+  value: Buffer;
+  headers?: Record<string, string>;
+}) => Encoder;
 
 const groupMessagesPerPartition = require("kafkajs/src/producer/groupMessagesPerPartition") as (args: {
   topic: string;
@@ -105,5 +113,33 @@ describe("kafkajs as patched", () => {
       expected.push(...leb128(value), ...[...Buffer.from(new Int32Array([i]).buffer)].reverse());
     }
     expect([...encoder.buffer]).toEqual(expected);
+  });
+
+  it("allocates what a large value needs, not the next power of two, nor again for what follows it", () => {
+    const value = randomBytes(100_000);
+    // the batch's body, the batch, each layer of the request: a small head, then the large part
+    const layer = new Encoder();
+    layer.writeInt32(7);
+    layer.writeBuffer(value);
+    expect(layer.buffer.equals(Buffer.concat([Buffer.from([0, 0, 0, 7]), value]))).toBe(true);
+    expect(layer.buf.length).toBe(4 + value.length);
+
+    // a record is sized to itself, its headers' count (written last, when there are none) included
+    const traced: Record<string, string> = {
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    };
+    for (const headers of [{}, traced]) {
+      const record = Record({ key: Buffer.from("req_1"), value, headers });
+      expect(record.buf.length - record.buffer.length).toBeLessThanOrEqual(10);
+      expect(record.buffer.includes(value)).toBe(true);
+    }
+
+    // the records of a batch, before it is compressed: one buffer of their size, their bytes in order
+    const records = [value, randomBytes(3), randomBytes(70_000)].map((v) =>
+      Record({ key: Buffer.from("k"), value: v }),
+    );
+    const joined = new Encoder().writeEncoderArray(records);
+    expect(joined.buffer.equals(Buffer.concat(records.map((r) => r.buffer)))).toBe(true);
+    expect(joined.buf.length).toBe(joined.buffer.length);
   });
 });
