@@ -7,7 +7,8 @@
  * Two shapes, alternating: a streamed provider-A `messages` call (SSE answer of ~40 text deltas)
  * and a JSON provider-B `chat_completions` call. Requests carry a system prompt and a short
  * conversation, about 3 KB; answers are about 2.5 KB of text (JSON ~3 KB, SSE ~9 KB with its
- * framing). Text is drawn from a word list, so no two events are alike.
+ * framing). Text is drawn from a word list, so no two events are alike. With `prompts` (a coding
+ * agent's context: `BENCH_PROMPT_BYTES`), the last user turn is one of them, in turn.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { newId } from "@gateway/contracts";
@@ -52,12 +53,17 @@ function caller(org: BenchOrg): Caller {
   };
 }
 
-function requestBody(model: string, stream: boolean, format: "messages" | "chat_completions"): Buffer {
+function requestBody(
+  model: string,
+  stream: boolean,
+  format: "messages" | "chat_completions",
+  prompt: string | undefined,
+): Buffer {
   const system = text(1200);
   const turns = [
     { role: "user", content: text(700) },
     { role: "assistant", content: text(500) },
-    { role: "user", content: text(400) },
+    { role: "user", content: prompt ?? text(400) },
   ];
   const body =
     format === "messages"
@@ -168,6 +174,7 @@ export function buildCallEvents(
   org: BenchOrg,
   count: number,
   answerLimits: AnswerLimits,
+  prompts: readonly string[] = [],
 ): { requestId: string; frame: Buffer }[] {
   const who = caller(org);
   const events: { requestId: string; frame: Buffer }[] = [];
@@ -181,7 +188,8 @@ export function buildCallEvents(
     call.servedModel = model;
     call.stream = streamed;
     call.tags = { team: "bench", task: `t${i % 16}` };
-    const body = requestBody(model, streamed, spec.wireFormat as "messages" | "chat_completions");
+    const format = spec.wireFormat as "messages" | "chat_completions";
+    const body = requestBody(model, streamed, format, prompts[i % prompts.length]);
     call.capture = {
       requestHeaders: captureHeaders(requestHeaders(spec.wireFormat as "messages", body.length)),
       requestBody: body,

@@ -30,7 +30,9 @@
  * gateway's CPU per request, `pnpm bench`), replication and fsync (the local engines run with one
  * replica and PostgreSQL with fsync off), network between machines (everything is on loopback).
  *
- *   BENCH_CONSUMER_EVENTS  events per round and consumer (default 8000)
+ *   BENCH_CONSUMER_EVENTS  events per round and consumer (default 8000; 1000 with BENCH_PROMPT_BYTES)
+ *   BENCH_PROMPT_BYTES     each request's last user turn this long instead of ~400 bytes: a coding
+ *                          agent's context, cut from the repository's own text as `pnpm bench` does
  *   BENCH_ROUNDS           rounds (default 3); the consumers alternate which goes first
  *   BENCH_CONSUMERS        comma-separated subset of capture-writer,costing-worker
  *   BENCH_INFRA_DIR        the engines' scripts, when not this checkout's infra/ (see split-gateway.ts)
@@ -53,6 +55,7 @@ import { count, sql } from "drizzle-orm";
 import { z } from "zod";
 import { appEnv } from "../src/app-command.ts";
 import { assertAlive, type Child, stopChild, stopChildren } from "../src/children.ts";
+import { repoPrompts } from "../src/load.ts";
 import {
   clockTicksPerSecond,
   cpuTicks,
@@ -87,7 +90,10 @@ function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
-const eventsPerRound = positiveInt("BENCH_CONSUMER_EVENTS", 8000);
+const promptBytes = process.env.BENCH_PROMPT_BYTES ? positiveInt("BENCH_PROMPT_BYTES", 0) : 0;
+// (the events of a round are held in memory, and must reach the broker while the consumer is paused)
+const eventsPerRound = positiveInt("BENCH_CONSUMER_EVENTS", promptBytes > 0 ? 1000 : 8000);
+const prompts = promptBytes > 0 ? repoPrompts(promptBytes, rootDir) : [];
 const rounds = positiveInt("BENCH_ROUNDS", 3);
 const selected = (process.env.BENCH_CONSUMERS ?? apps.join(","))
   .split(",")
@@ -210,11 +216,12 @@ async function measure(
   enginePids: Map<Engine, number | null>,
 ): Promise<Measurement> {
   const prefix = `bench-${deployment.run}-r${round}-${app}.`;
-  const events = buildCallEvents(deployment.org, eventsPerRound, {
-    spillBytes: 1 << 20,
-    maxBytes: 32 << 20,
-    spillDir: join(workDir, "answers"),
-  });
+  const events = buildCallEvents(
+    deployment.org,
+    eventsPerRound,
+    { spillBytes: 1 << 20, maxBytes: 32 << 20, spillDir: join(workDir, "answers") },
+    prompts,
+  );
   let eventBytes = 0;
   for (const event of events) eventBytes += event.frame.length;
 
@@ -346,7 +353,9 @@ function report(measurements: Measurement[], startedAt: Date, fatal: string | nu
     `# Consumers alone: CPU and drain time per call event (\`pnpm bench:consumers\`)`,
     "",
     `${startedAt.toISOString()}, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim()}; ` +
-      `${eventsPerRound} events per round and consumer, ${rounds} round(s). Engines on the same machine, ` +
+      `${eventsPerRound} events per round and consumer, ${rounds} round(s)` +
+      (promptBytes > 0 ? `, prompts of ${promptBytes} bytes cut from the repository's text` : "") +
+      ". Engines on the same machine, " +
       "shared with whatever else runs there.",
     "",
     table(

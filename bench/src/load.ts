@@ -25,7 +25,7 @@ export const benchModel = "gpt-5.4-mini";
  * nearly free).
  */
 export function scenariosFor(promptBytes: number, rootDir: string): Scenario[] {
-  const prompts = promptBytes > 0 ? promptsOf(sourceCorpus(rootDir), promptBytes) : ["hello"];
+  const prompts = promptBytes > 0 ? repoPrompts(promptBytes, rootDir) : ["hello"];
   const bodies = (extra: Record<string, unknown>) =>
     prompts.map((content) =>
       JSON.stringify({ model: benchModel, messages: [{ role: "user", content }], ...extra }),
@@ -34,6 +34,11 @@ export function scenariosFor(promptBytes: number, rootDir: string): Scenario[] {
     { name: "json", bodies: bodies({}) },
     { name: "sse", bodies: bodies({ stream: true, stream_options: { include_usage: true } }) },
   ];
+}
+
+/** Prompts of `bytes` cut from the repository's own TypeScript and Markdown (see `scenariosFor`). */
+export function repoPrompts(bytes: number, rootDir: string): string[] {
+  return promptsOf(sourceCorpus(rootDir), bytes);
 }
 
 /** Up to 32 consecutive, disjoint `bytes`-long cuts of the corpus (at least one). */
