@@ -1,4 +1,5 @@
-import type { CallEvent } from "@gateway/contracts";
+import type { BodyBytes, CallEvent, CallEventWithBodies } from "@gateway/contracts";
+import { jsonStringBytes } from "./json-string-bytes.ts";
 
 /** `captures/<org_id>/<project_id>/<api_key_id>/<YYYY-MM-DD>/<request_id>.jsonl`, dated by receipt (UTC). */
 export function captureKey(event: CallEvent): string {
@@ -8,12 +9,14 @@ export function captureKey(event: CallEvent): string {
 
 /**
  * The stored capture: one JSON object on one line. Bodies are the raw bytes as UTF-8 text, or
- * base64 with `*_body_encoding: "base64"` when they are not valid UTF-8.
+ * base64 with `*_body_encoding: "base64"` when they are not valid UTF-8. The bytes are those of
+ * `JSON.stringify` of the envelope (fields in the order below), with the bodies escaped as bytes
+ * (`jsonStringBytes`) rather than made strings and stringified.
  */
-export function captureEnvelope(event: CallEvent): Buffer | null {
+export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer | null {
   const capture = event.capture;
-  if (!capture) return null;
-  const envelope = {
+  if (!capture || !bodies) return null;
+  const head = {
     request_id: event.request_id,
     org_id: event.org_id,
     project_id: event.project_id,
@@ -34,13 +37,10 @@ export function captureEnvelope(event: CallEvent): Buffer | null {
     error: event.error,
     tags: event.tags,
     request_headers: capture.request_headers,
-    request_body: capture.request_body.data,
-    request_body_encoding: capture.request_body.encoding,
-    response_headers: capture.response_headers,
-    response_body: capture.response_body.data,
-    response_body_encoding: capture.response_body.encoding,
-    // only on a body cut (an answer past the body limit, bodies past the bus's message limit):
-    // the capture holds its first bytes
+  };
+  // only on a body cut (an answer past the body limit, bodies past the bus's message limit):
+  // the capture holds its first bytes
+  const omitted = {
     ...(capture.request_body_omitted_bytes
       ? { request_body_omitted_bytes: capture.request_body_omitted_bytes }
       : {}),
@@ -48,5 +48,21 @@ export function captureEnvelope(event: CallEvent): Buffer | null {
       ? { response_body_omitted_bytes: capture.response_body_omitted_bytes }
       : {}),
   };
-  return Buffer.from(`${JSON.stringify(envelope)}\n`);
+  const omittedFields = JSON.stringify(omitted).slice(1, -1);
+  const text = (value: string) => Buffer.from(value);
+  return Buffer.concat([
+    text(`${JSON.stringify(head).slice(0, -1)},"request_body":"`),
+    bodyText(bodies.request),
+    text(
+      `","request_body_encoding":"${bodies.request.encoding}","response_headers":${JSON.stringify(capture.response_headers)},"response_body":"`,
+    ),
+    bodyText(bodies.response),
+    text(`","response_body_encoding":"${bodies.response.encoding}"`),
+    text(`${omittedFields ? `,${omittedFields}` : ""}}\n`),
+  ]);
+}
+
+/** A body as a JSON string's contents: its UTF-8 escaped, or its base64 (nothing to escape). */
+function bodyText(body: BodyBytes): Buffer {
+  return body.encoding === "utf8" ? jsonStringBytes(body.bytes) : Buffer.from(body.bytes.toString("base64"));
 }

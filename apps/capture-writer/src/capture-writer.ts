@@ -2,10 +2,11 @@ import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
 import {
   type CallEvent,
+  type CallEventWithBodies,
   callEventRequestId,
   callsTopic,
   type Logger,
-  readCallEvents,
+  readCallEventsWithBodies,
 } from "@gateway/contracts";
 import { type Db, indexCaptures, type NewCaptureIndexRow } from "@gateway/db";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
@@ -34,7 +35,7 @@ export async function startCaptureWriter({ db, blobs, bus, log, tracer }: Captur
       topic: callsTopic,
       group: "capture-writer",
       async handle(batch) {
-        const events = readCallEvents(batch, log);
+        const events = readCallEventsWithBodies(batch, log);
         const rows: NewCaptureIndexRow[] = [];
         for (const group of bodyBudgetGroups(events)) {
           // A group's objects are written side by side: one at a time, each write would wait a
@@ -56,13 +57,12 @@ const bodyBudget = 8 * 1024 * 1024;
  * The batch in groups of at most `bodyBudget` bytes of bodies: each object is its whole envelope
  * in memory until written, so large captures are written a few at a time, not a batch at once.
  */
-function bodyBudgetGroups(events: CallEvent[]): CallEvent[][] {
-  const groups: CallEvent[][] = [];
-  let group: CallEvent[] = [];
+function bodyBudgetGroups(events: CallEventWithBodies[]): CallEventWithBodies[][] {
+  const groups: CallEventWithBodies[][] = [];
+  let group: CallEventWithBodies[] = [];
   let bytes = 0;
   for (const event of events) {
-    const size =
-      (event.capture?.request_body.data.length ?? 0) + (event.capture?.response_body.data.length ?? 0);
+    const size = (event.bodies?.request.bytes.length ?? 0) + (event.bodies?.response.bytes.length ?? 0);
     if (group.length > 0 && bytes + size > bodyBudget) {
       groups.push(group);
       group = [];
@@ -75,9 +75,10 @@ function bodyBudgetGroups(events: CallEvent[]): CallEvent[][] {
   return groups;
 }
 
-async function writeObject(blobs: BlobStore, event: CallEvent) {
-  const envelope = captureEnvelope(event);
+async function writeObject(blobs: BlobStore, call: CallEventWithBodies) {
+  const envelope = captureEnvelope(call);
   if (!envelope) return null;
+  const { event } = call;
   const key = captureKey(event);
   await blobs.putIfAbsent(key, envelope);
   return captureIndexRow(event, key, envelope.length, new Date());

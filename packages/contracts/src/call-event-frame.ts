@@ -140,8 +140,83 @@ export function readCallEvent(
       json = { ...payload, capture: null };
     else json = payload;
   } catch (error) {
-    return { problem: error instanceof Error ? error.message : String(error) };
+    return { problem: problemOf(error) };
   }
+  return checkedCallEvent(json);
+}
+
+/** A capture's body as bytes, and how a capture envelope stores it (`RawBody`'s encodings). */
+export interface BodyBytes {
+  encoding: RawBody["encoding"];
+  bytes: Buffer;
+}
+
+/**
+ * A call event with its capture's bodies as bytes, for a consumer that writes them out as bytes:
+ * `event.capture`'s two bodies hold their encoding and an empty `data`, and `bodies` their bytes
+ * (null without a capture).
+ */
+export interface CallEventWithBodies {
+  event: CallEvent;
+  bodies: { request: BodyBytes; response: BodyBytes } | null;
+}
+
+/**
+ * As `readCallEvent`, with the capture's bodies kept as bytes: a frame's own, never made text (a
+ * coding agent's request is 100 KB), or a JSON event's text turned back into its bytes.
+ */
+export function readCallEventWithBodies(payload: unknown): CallEventWithBodies | { problem: string } {
+  if (!Buffer.isBuffer(payload)) {
+    const read = readCallEvent(payload);
+    if (!("event" in read)) return read;
+    const { capture } = read.event;
+    return {
+      event: read.event,
+      bodies: capture && { request: bytesOf(capture.request_body), response: bytesOf(capture.response_body) },
+    };
+  }
+  let parts: ReturnType<typeof frameParts>;
+  try {
+    parts = frameParts(payload);
+  } catch (error) {
+    return { problem: problemOf(error) };
+  }
+  const { event } = parts;
+  const request = bodyBytes(parts.request);
+  const response = bodyBytes(parts.response);
+  const captured = typeof event === "object" && event !== null && "capture" in event && event.capture;
+  if (captured) {
+    event.capture = {
+      ...captured,
+      request_body: { encoding: request.encoding, data: "" },
+      response_body: { encoding: response.encoding, data: "" },
+    };
+  }
+  const read = checkedCallEvent(event);
+  if (!("event" in read)) return read;
+  return { event: read.event, bodies: read.event.capture ? { request, response } : null };
+}
+
+/** The call events of a delivered batch with their bodies as bytes, in order; a malformed one is logged and dropped. */
+export function readCallEventsWithBodies(batch: readonly unknown[], log: Logger): CallEventWithBodies[] {
+  const events: CallEventWithBodies[] = [];
+  for (const payload of batch) {
+    const read = readCallEventWithBodies(payload);
+    if ("event" in read) events.push(read);
+    else log.error("dropping malformed call event", { problem: read.problem });
+  }
+  return events;
+}
+
+function bodyBytes(bytes: Buffer): BodyBytes {
+  return { encoding: isUtf8(bytes) ? "utf8" : "base64", bytes };
+}
+
+function bytesOf(body: RawBody): BodyBytes {
+  return { encoding: body.encoding, bytes: Buffer.from(body.data, body.encoding) };
+}
+
+function checkedCallEvent(json: unknown): { event: CallEvent } | { problem: string } {
   const parsed = callEventSchema.safeParse(json);
   if (parsed.success) return { event: parsed.data };
   return {
@@ -150,6 +225,10 @@ export function readCallEvent(
       .map((i) => `${i.path.join(".")}: ${i.message}`)
       .join("; "),
   };
+}
+
+function problemOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The call events of a delivered batch, in order; a malformed one is logged and dropped. */
