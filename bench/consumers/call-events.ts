@@ -189,7 +189,8 @@ export function buildCallEvents(
     call.stream = streamed;
     call.tags = { team: "bench", task: `t${i % 16}` };
     const format = spec.wireFormat as "messages" | "chat_completions";
-    const body = requestBody(model, streamed, format, prompts[i % prompts.length]);
+    const prompt = prompts.length > 0 ? prompts[i % prompts.length] : undefined;
+    const body = requestBody(model, streamed, format, prompt);
     call.capture = {
       requestHeaders: captureHeaders(requestHeaders(spec.wireFormat as "messages", body.length)),
       requestBody: body,

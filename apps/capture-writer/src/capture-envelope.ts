@@ -1,8 +1,10 @@
-import type { BodyBytes, CallEvent, CallEventWithBodies } from "@gateway/contracts";
+import type { CallEvent, CallEventWithBodies, CaptureBody } from "@gateway/contracts";
 import { jsonStringBytes } from "./json-string-bytes.ts";
 
 /** `captures/<org_id>/<project_id>/<api_key_id>/<YYYY-MM-DD>/<request_id>.jsonl`, dated by receipt (UTC). */
-export function captureKey(event: CallEvent): string {
+export function captureKey(
+  event: Pick<CallEvent, "received_at" | "org_id" | "project_id" | "api_key_id" | "request_id">,
+): string {
   const day = event.received_at.slice(0, 10);
   return `captures/${event.org_id}/${event.project_id}/${event.api_key_id}/${day}/${event.request_id}.jsonl`;
 }
@@ -62,7 +64,11 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
   ]);
 }
 
-/** A body as a JSON string's contents: its UTF-8 escaped, or its base64 (nothing to escape). */
-function bodyText(body: BodyBytes): Buffer {
+/**
+ * A body as a JSON string's contents: a frame's UTF-8 escaped as bytes, or its base64 (nothing to
+ * escape); a JSON event's text as `JSON.stringify` writes it, as before frames.
+ */
+function bodyText(body: CaptureBody): Buffer {
+  if ("data" in body) return Buffer.from(JSON.stringify(body.data).slice(1, -1));
   return body.encoding === "utf8" ? jsonStringBytes(body.bytes) : Buffer.from(body.bytes.toString("base64"));
 }

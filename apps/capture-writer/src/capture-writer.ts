@@ -3,6 +3,7 @@ import type { EventBus } from "@gateway/bus";
 import {
   type CallEvent,
   type CallEventWithBodies,
+  type CaptureBody,
   callEventRequestId,
   callsTopic,
   type Logger,
@@ -62,7 +63,7 @@ function bodyBudgetGroups(events: CallEventWithBodies[]): CallEventWithBodies[][
   let group: CallEventWithBodies[] = [];
   let bytes = 0;
   for (const event of events) {
-    const size = (event.bodies?.request.bytes.length ?? 0) + (event.bodies?.response.bytes.length ?? 0);
+    const size = event.bodies ? bodySize(event.bodies.request) + bodySize(event.bodies.response) : 0;
     if (group.length > 0 && bytes + size > bodyBudget) {
       groups.push(group);
       group = [];
@@ -74,6 +75,9 @@ function bodyBudgetGroups(events: CallEventWithBodies[]): CallEventWithBodies[][
   if (group.length > 0) groups.push(group);
   return groups;
 }
+
+/** A body's size as it came: its bytes, or a JSON event's text (base64 is 4/3 of its bytes). */
+const bodySize = (body: CaptureBody) => ("data" in body ? body.data.length : body.bytes.length);
 
 async function writeObject(blobs: BlobStore, call: CallEventWithBodies) {
   const envelope = captureEnvelope(call);

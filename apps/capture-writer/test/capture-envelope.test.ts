@@ -83,6 +83,20 @@ describe("captureEnvelope", () => {
     );
   });
 
+  it("writes a JSON event's bodies as the text it carried, even text its bytes would not give back", () => {
+    // a lone surrogate has no UTF-8, and base64 without its padding is not what encoding gives
+    const capture: CallCapture = {
+      ...headers,
+      request_body: { encoding: "utf8", data: "a\ud800b" },
+      response_body: { encoding: "base64", data: "/wA" },
+    };
+    const read = readCallEventWithBodies(testCallEvent({ ...fixed, capture }));
+    if (!("event" in read)) throw new Error(read.problem);
+    const envelope = captureEnvelope(read)!.toString();
+    expect(envelope).toContain('"request_body":"a\\ud800b","request_body_encoding":"utf8"');
+    expect(envelope).toContain('"response_body":"/wA","response_body_encoding":"base64"');
+  });
+
   it("writes nothing for an event without a capture", () => {
     const read = readCallEventWithBodies(testCallEvent());
     if (!("event" in read)) throw new Error(read.problem);

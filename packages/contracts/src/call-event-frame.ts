@@ -68,9 +68,8 @@ export function frameCallEvent(event: CallEventBytes): CallEventFrame {
 
 /** A body as a capture envelope stores it: UTF-8 text when it is valid UTF-8, base64 otherwise. */
 function rawBody(bytes: Buffer): RawBody {
-  return isUtf8(bytes)
-    ? { encoding: "utf8", data: bytes.toString("utf8") }
-    : { encoding: "base64", data: bytes.toString("base64") };
+  const { encoding } = encodedAs(bytes);
+  return { encoding, data: bytes.toString(encoding) };
 }
 
 /** A frame's parts: its event's JSON (parsed), and the two bodies; throws when torn. */
@@ -99,11 +98,18 @@ interface ReadOptions {
 /** The event in a frame, as the JSON event it stands for (bodies as `RawBody`); throws when torn. */
 function decodeCallEvent(frame: Buffer, options: ReadOptions): unknown {
   const { event, request, response } = frameParts(frame);
+  return withBodies(event, options.capture ? [rawBody(request), rawBody(response)] : null);
+}
+
+/**
+ * A frame's event JSON with its capture's bodies set (a capture it has: none when `bodies` is
+ * null); anything that is not an event object is left for the schema to refuse.
+ */
+function withBodies(event: unknown, bodies: [RawBody, RawBody] | null): unknown {
   if (typeof event !== "object" || event === null || !("capture" in event)) return event;
-  if (!options.capture) event.capture = null;
-  else if (typeof event.capture === "object" && event.capture !== null) {
-    event.capture = { ...event.capture, request_body: rawBody(request), response_body: rawBody(response) };
-  }
+  if (!bodies) event.capture = null;
+  else if (typeof event.capture === "object" && event.capture !== null)
+    event.capture = { ...event.capture, request_body: bodies[0], response_body: bodies[1] };
   return event;
 }
 
@@ -145,35 +151,30 @@ export function readCallEvent(
   return checkedCallEvent(json);
 }
 
-/** A capture's body as bytes, and how a capture envelope stores it (`RawBody`'s encodings). */
-export interface BodyBytes {
-  encoding: RawBody["encoding"];
-  bytes: Buffer;
-}
+/**
+ * A capture's body for a consumer that writes it out: a frame's bytes with the encoding an
+ * envelope stores them in (UTF-8 text, or base64 when they are not valid UTF-8), or, from an event
+ * that came as JSON, the `RawBody` it carried, as it was.
+ */
+export type CaptureBody = { encoding: RawBody["encoding"]; bytes: Buffer } | RawBody;
+
+/** A call event's capture without its two bodies. */
+type CaptureMeta = Omit<CallCapture, "request_body" | "response_body">;
 
 /**
- * A call event with its capture's bodies as bytes, for a consumer that writes them out as bytes:
- * `event.capture`'s two bodies hold their encoding and an empty `data`, and `bodies` their bytes
- * (null without a capture).
+ * A call event with its capture's bodies apart (null without a capture): a frame's as its bytes,
+ * never made text (a coding agent's request is 100 KB of it).
  */
 export interface CallEventWithBodies {
-  event: CallEvent;
-  bodies: { request: BodyBytes; response: BodyBytes } | null;
+  event: Omit<CallEvent, "capture"> & { capture: CaptureMeta | null };
+  bodies: { request: CaptureBody; response: CaptureBody } | null;
 }
 
-/**
- * As `readCallEvent`, with the capture's bodies kept as bytes: a frame's own, never made text (a
- * coding agent's request is 100 KB), or a JSON event's text turned back into its bytes.
- */
+/** As `readCallEvent`, for a consumer that writes the capture's bodies out as they came. */
 export function readCallEventWithBodies(payload: unknown): CallEventWithBodies | { problem: string } {
   if (!Buffer.isBuffer(payload)) {
     const read = readCallEvent(payload);
-    if (!("event" in read)) return read;
-    const { capture } = read.event;
-    return {
-      event: read.event,
-      bodies: capture && { request: bytesOf(capture.request_body), response: bytesOf(capture.response_body) },
-    };
+    return "event" in read ? apart(read.event, (body) => body) : read;
   }
   let parts: ReturnType<typeof frameParts>;
   try {
@@ -181,23 +182,25 @@ export function readCallEventWithBodies(payload: unknown): CallEventWithBodies |
   } catch (error) {
     return { problem: problemOf(error) };
   }
-  const { event } = parts;
-  const request = bodyBytes(parts.request);
-  const response = bodyBytes(parts.response);
-  const captured = typeof event === "object" && event !== null && "capture" in event && event.capture;
-  if (captured) {
-    event.capture = {
-      ...captured,
-      request_body: { encoding: request.encoding, data: "" },
-      response_body: { encoding: response.encoding, data: "" },
-    };
-  }
-  const read = checkedCallEvent(event);
+  const bytes = [parts.request, parts.response];
+  // the schema checks the encodings; the text it would check is never made
+  const placeholders: [RawBody, RawBody] = [encodedAs(parts.request), encodedAs(parts.response)];
+  const read = checkedCallEvent(withBodies(parts.event, placeholders));
   if (!("event" in read)) return read;
-  return { event: read.event, bodies: read.event.capture ? { request, response } : null };
+  return apart(read.event, (body, index) => ({ encoding: body.encoding, bytes: bytes[index]! }));
 }
 
-/** The call events of a delivered batch with their bodies as bytes, in order; a malformed one is logged and dropped. */
+/** The event without its capture's bodies, and the bodies as `body` makes them (request 0, response 1). */
+function apart(event: CallEvent, body: (raw: RawBody, index: number) => CaptureBody): CallEventWithBodies {
+  if (!event.capture) return { event: { ...event, capture: null }, bodies: null };
+  const { request_body, response_body, ...meta } = event.capture;
+  return {
+    event: { ...event, capture: meta },
+    bodies: { request: body(request_body, 0), response: body(response_body, 1) },
+  };
+}
+
+/** The call events of a delivered batch with their bodies apart, in order; a malformed one is logged and dropped. */
 export function readCallEventsWithBodies(batch: readonly unknown[], log: Logger): CallEventWithBodies[] {
   const events: CallEventWithBodies[] = [];
   for (const payload of batch) {
@@ -208,12 +211,9 @@ export function readCallEventsWithBodies(batch: readonly unknown[], log: Logger)
   return events;
 }
 
-function bodyBytes(bytes: Buffer): BodyBytes {
-  return { encoding: isUtf8(bytes) ? "utf8" : "base64", bytes };
-}
-
-function bytesOf(body: RawBody): BodyBytes {
-  return { encoding: body.encoding, bytes: Buffer.from(body.data, body.encoding) };
+/** The encoding a capture envelope stores these bytes in, without their text (`data` empty). */
+function encodedAs(bytes: Buffer): RawBody {
+  return { encoding: isUtf8(bytes) ? "utf8" : "base64", data: "" };
 }
 
 function checkedCallEvent(json: unknown): { event: CallEvent } | { problem: string } {
