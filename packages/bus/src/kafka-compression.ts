@@ -39,14 +39,27 @@ export function compressionType(codec: BatchCodec): number {
  * any gzip or zstd batch, whoever wrote it.
  */
 CompressionCodecs[CompressionTypes.GZIP] = () => ({
-  compress: async (encoder: { buffer: Buffer }) => zlib.gzipSync(encoder.buffer, { level: 1 }),
-  decompress: async (buffer: Buffer) => zlib.unzipSync(buffer),
+  compress: async ({ buffer }: { buffer: Buffer }) =>
+    zlib.gzipSync(buffer, { level: 1, chunkSize: compressedChunk(buffer) }),
+  decompress: async (buffer: Buffer) => zlib.unzipSync(buffer, { chunkSize: decompressedChunk(buffer) }),
 });
 
 if (zstd) {
-  const level = { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } };
+  const level = { [zlib.constants.ZSTD_c_compressionLevel]: 1 };
   CompressionCodecs[CompressionTypes.ZSTD] = () => ({
-    compress: async (encoder: { buffer: Buffer }) => zstd.compress(encoder.buffer, level),
-    decompress: async (buffer: Buffer) => zstd.decompress(buffer),
+    compress: async ({ buffer }: { buffer: Buffer }) =>
+      zstd.compress(buffer, { params: level, chunkSize: compressedChunk(buffer) }),
+    decompress: async (buffer: Buffer) => zstd.decompress(buffer, { chunkSize: decompressedChunk(buffer) }),
   });
 }
+
+/*
+ * The output buffer each codec fills, sized to what the batch will likely need: zlib's default of
+ * 16 KB made a batch of 100 KB events a few hundred round trips into the codec and a join of
+ * their chunks (~30 % of a 100 KB event's decompression). Text shrinks ~3-4x: half the input
+ * holds a compressed batch, four times the input a decompressed one; more output takes another
+ * chunk, as before.
+ */
+const compressedChunk = (input: Buffer) => Math.max(16 * 1024, input.length >> 1);
+const decompressedChunk = (input: Buffer) =>
+  Math.min(16 * 1024 * 1024, Math.max(16 * 1024, input.length * 4));
