@@ -18,8 +18,8 @@ const types = [
 ] as const;
 
 describe("the bus's batch codecs", () => {
-  // Their output buffers are sized from the input (half of it to compress, four times it to
-  // decompress): a batch that does not fit, either way, takes more of them.
+  // Decompression's output buffer is sized from the input (four times it): a batch that shrank
+  // more takes more of them.
   const batches = {
     empty: Buffer.alloc(0),
     "text that shrinks ~4x": Buffer.from(
