@@ -90,7 +90,7 @@ function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
-const promptBytes = process.env.BENCH_PROMPT_BYTES ? positiveInt("BENCH_PROMPT_BYTES", 0) : 0;
+const promptBytes = positiveInt("BENCH_PROMPT_BYTES", 0);
 // (the events of a round are held in memory, and must reach the broker while the consumer is paused)
 const eventsPerRound = positiveInt("BENCH_CONSUMER_EVENTS", promptBytes > 0 ? 1000 : 8000);
 const prompts = promptBytes > 0 ? repoPrompts(promptBytes, rootDir) : [];

@@ -174,7 +174,7 @@ export interface CallEventWithBodies {
 export function readCallEventWithBodies(payload: unknown): CallEventWithBodies | { problem: string } {
   if (!Buffer.isBuffer(payload)) {
     const read = readCallEvent(payload);
-    return "event" in read ? apart(read.event, (body) => body) : read;
+    return "event" in read ? apart(read.event) : read;
   }
   let parts: ReturnType<typeof frameParts>;
   try {
@@ -182,33 +182,30 @@ export function readCallEventWithBodies(payload: unknown): CallEventWithBodies |
   } catch (error) {
     return { problem: problemOf(error) };
   }
-  const bytes = [parts.request, parts.response];
   // the schema checks the encodings; the text it would check is never made
   const placeholders: [RawBody, RawBody] = [encodedAs(parts.request), encodedAs(parts.response)];
   const read = checkedCallEvent(withBodies(parts.event, placeholders));
-  if (!("event" in read)) return read;
-  return apart(read.event, (body, index) => ({ encoding: body.encoding, bytes: bytes[index]! }));
+  return "event" in read ? apart(read.event, [parts.request, parts.response]) : read;
 }
 
-/** The event without its capture's bodies, and the bodies as `body` makes them (request 0, response 1). */
-function apart(event: CallEvent, body: (raw: RawBody, index: number) => CaptureBody): CallEventWithBodies {
+/**
+ * The event without its capture's bodies, and the bodies apart: `bytes` (request, response) in
+ * the encodings the event names, or without them the `RawBody`s it carried.
+ */
+function apart(event: CallEvent, bytes?: [Buffer, Buffer]): CallEventWithBodies {
   if (!event.capture) return { event: { ...event, capture: null }, bodies: null };
   const { request_body, response_body, ...meta } = event.capture;
+  const body = (raw: RawBody, of: Buffer | undefined): CaptureBody =>
+    of ? { encoding: raw.encoding, bytes: of } : raw;
   return {
     event: { ...event, capture: meta },
-    bodies: { request: body(request_body, 0), response: body(response_body, 1) },
+    bodies: { request: body(request_body, bytes?.[0]), response: body(response_body, bytes?.[1]) },
   };
 }
 
 /** The call events of a delivered batch with their bodies apart, in order; a malformed one is logged and dropped. */
 export function readCallEventsWithBodies(batch: readonly unknown[], log: Logger): CallEventWithBodies[] {
-  const events: CallEventWithBodies[] = [];
-  for (const payload of batch) {
-    const read = readCallEventWithBodies(payload);
-    if ("event" in read) events.push(read);
-    else log.error("dropping malformed call event", { problem: read.problem });
-  }
-  return events;
+  return readableOnes(batch, log, readCallEventWithBodies);
 }
 
 /** The encoding a capture envelope stores these bytes in, without their text (`data` empty). */
@@ -233,11 +230,20 @@ function problemOf(error: unknown): string {
 
 /** The call events of a delivered batch, in order; a malformed one is logged and dropped. */
 export function readCallEvents(batch: readonly unknown[], log: Logger, options?: ReadOptions): CallEvent[] {
-  const events: CallEvent[] = [];
+  return readableOnes(batch, log, (payload) => readCallEvent(payload, options)).map((read) => read.event);
+}
+
+/** What `read` makes of each payload of a batch, in order; one it cannot read is logged and dropped. */
+function readableOnes<T extends object>(
+  batch: readonly unknown[],
+  log: Logger,
+  read: (payload: unknown) => T | { problem: string },
+): T[] {
+  const readable: T[] = [];
   for (const payload of batch) {
-    const read = readCallEvent(payload, options);
-    if ("event" in read) events.push(read.event);
-    else log.error("dropping malformed call event", { problem: read.problem });
+    const result = read(payload);
+    if ("problem" in result) log.error("dropping malformed call event", { problem: result.problem });
+    else readable.push(result);
   }
-  return events;
+  return readable;
 }
