@@ -24,6 +24,28 @@ const Record = require("kafkajs/src/protocol/recordBatch/record/v0") as (record:
   headers?: Record<string, string>;
 }) => Encoder;
 
+interface SocketRequestEntry {
+  correlationId: number;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+interface RequestQueue {
+  push(request: { entry: SocketRequestEntry; expectResponse: boolean; sendRequest(): void }): void;
+  fulfillRequest(response: { correlationId: number; payload: Buffer; size: number }): void;
+  maybeThrottle(ms: number): void;
+  destroy(): void;
+  /** The timer that re-checks waiting requests, if one is armed. */
+  throttleCheckTimeoutId: NodeJS.Timeout | null;
+}
+const RequestQueue = require("kafkajs/src/network/requestQueue") as new (options: {
+  maxInFlightRequests: number | null;
+  requestTimeout: number;
+  enforceRequestTimeout: boolean;
+  clientId: string;
+  broker: string;
+  logger: Record<"debug" | "info" | "warn" | "error", () => void>;
+}) => RequestQueue;
+
 const groupMessagesPerPartition = require("kafkajs/src/producer/groupMessagesPerPartition") as (args: {
   topic: string;
   partitionMetadata: { partitionId: number; leader: number }[];
@@ -141,5 +163,48 @@ describe("kafkajs as patched", () => {
     const joined = new Encoder().writeEncoderArray(records);
     expect(joined.buffer.equals(Buffer.concat(records.map((r) => r.buffer)))).toBe(true);
     expect(joined.buf.length).toBe(joined.buffer.length);
+  });
+
+  it("arms no timer on a connection with nothing waiting, and still sends what waits out a throttle", async () => {
+    const quiet = () => undefined;
+    const queue = new RequestQueue({
+      maxInFlightRequests: null,
+      requestTimeout: 30_000,
+      enforceRequestTimeout: false,
+      clientId: "test",
+      broker: "127.0.0.1:9092",
+      logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    });
+    const sent: number[] = [];
+    const request = (correlationId: number) => {
+      const answered = new Promise((resolve, reject) =>
+        queue.push({
+          entry: { correlationId, resolve, reject },
+          expectResponse: true,
+          sendRequest: () => sent.push(correlationId),
+        }),
+      );
+      return answered;
+    };
+    try {
+      // unpatched, the answer armed a 1 ms timer whose callback armed the next, for as long as
+      // the connection lived
+      const first = request(1);
+      queue.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+      await first;
+      expect(queue.throttleCheckTimeoutId).toBeNull();
+
+      // a broker's throttle holds the next request back until it lifts, then the timer sends it
+      queue.maybeThrottle(20);
+      const second = request(2);
+      expect(sent).toEqual([1]);
+      expect(queue.throttleCheckTimeoutId).not.toBeNull();
+      await expect.poll(() => sent, { timeout: 2_000 }).toEqual([1, 2]);
+      queue.fulfillRequest({ correlationId: 2, payload: Buffer.alloc(0), size: 0 });
+      await second;
+      await expect.poll(() => queue.throttleCheckTimeoutId, { timeout: 2_000 }).toBeNull();
+    } finally {
+      queue.destroy();
+    }
   });
 });
