@@ -12,8 +12,8 @@ export function captureKey(
 /**
  * The stored capture: one JSON object on one line. Bodies are the raw bytes as UTF-8 text, or
  * base64 with `*_body_encoding: "base64"` when they are not valid UTF-8. The bytes are those of
- * `JSON.stringify` of the envelope (fields in the order below), with the bodies escaped as bytes
- * (`jsonStringBytes`) rather than made strings and stringified.
+ * `JSON.stringify` of the envelope (fields in the order below), with the bodies escaped without
+ * decoding them from UTF-8 (`jsonStringBytes`).
  */
 export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer | null {
   const capture = event.capture;
