@@ -34,6 +34,7 @@ describe("jsonStringBytes", () => {
       expect(jsonStringBytes(Buffer.from(text))).toEqual(byDefinition(text));
     }
     // a request as a coding agent sends it: JSON whose strings hold source code
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the quoted source holds a template literal
     const source = 'const a = "x\\ty";\n\tif (b) return `${c}`; // — µ →\r\n';
     const request = JSON.stringify({ model: "m", messages: [{ role: "user", content: source.repeat(500) }] });
     expect(jsonStringBytes(Buffer.from(request))).toEqual(byDefinition(request));
