@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { jsonStringBytes } from "../src/json-string-bytes.ts";
 
@@ -47,12 +47,27 @@ describe("jsonStringBytes", () => {
     expect(jsonStringBytes(empty)).toBe(empty);
   });
 
-  it("leaves the bytes of invalid UTF-8 as they are, escaping only the ASCII it must", () => {
-    // (the capture writer stores such bodies as base64 and never escapes them; this pins that the
-    // escaper itself copies bytes past 0x7f through)
-    const bytes = Buffer.concat([randomBytes(64).map((b) => b | 0x80), Buffer.from('"\n')]);
-    const escaped = jsonStringBytes(bytes);
-    expect(escaped.subarray(0, 64)).toEqual(bytes.subarray(0, 64));
-    expect(escaped.subarray(64).toString()).toBe('\\"\\n');
+  it("copies every byte past 0x7f through as it is, escaping only the ASCII it must", () => {
+    // (the capture writer stores invalid UTF-8 as base64 and never escapes it; this pins that the
+    // escaper itself copies such bytes through, each of the 256 on its own and all in a row)
+    const every = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte));
+    const expected = Buffer.concat([...every].map((byte) => byOneByte(byte)));
+    expect(jsonStringBytes(every)).toEqual(expected);
+    for (const byte of every) expect(jsonStringBytes(Buffer.from([byte]))).toEqual(byOneByte(byte));
+  });
+
+  it("escapes a body in pieces the same as whole (a large one is escaped piece by piece)", () => {
+    const request = Buffer.from(JSON.stringify({ content: randomText(5_000) }));
+    const whole = jsonStringBytes(request);
+    for (const pieceBytes of [1, 7, 1_000, request.length - 1])
+      expect(jsonStringBytes(request, pieceBytes)).toEqual(whole);
   });
 });
+
+/** One byte escaped by JSON's rules: a quote, a backslash or a control below 0x20, else itself. */
+function byOneByte(byte: number): Buffer {
+  const short: Record<number, string> = { 34: '"', 92: "\\", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t" };
+  if (short[byte] !== undefined) return Buffer.from(`\\${short[byte]}`);
+  if (byte < 0x20) return Buffer.from(`\\u00${byte.toString(16).padStart(2, "0")}`);
+  return Buffer.from([byte]);
+}
