@@ -59,8 +59,9 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
       `","request_body_encoding":"${bodies.request.encoding}","response_headers":${JSON.stringify(capture.response_headers)},"response_body":"`,
     ),
     bodyText(bodies.response),
-    text(`","response_body_encoding":"${bodies.response.encoding}"`),
-    text(`${omittedFields ? `,${omittedFields}` : ""}}\n`),
+    text(
+      `","response_body_encoding":"${bodies.response.encoding}"${omittedFields ? `,${omittedFields}` : ""}}\n`,
+    ),
   ]);
 }
 
