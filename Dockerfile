@@ -33,7 +33,7 @@ FROM runtime AS gateway
 COPY --from=workspace /deploy/gateway /app
 ENV GATEWAY_SPOOL_DIR=/data/spool
 EXPOSE 8080
-CMD ["node", "--max-semi-space-size=8", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "src/main.ts"]
 
 FROM runtime AS control-plane
 COPY --from=workspace /deploy/control-plane /app
@@ -56,4 +56,4 @@ FROM runtime AS standalone
 COPY --from=workspace /deploy/standalone /app
 ENV GATEWAY_DATA_DIR=/data
 EXPOSE 8080
-CMD ["node", "--max-semi-space-size=32", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "src/main.ts"]

@@ -55,10 +55,17 @@ function envFile(path: string): Record<string, string> {
   );
 }
 
-/** The Dockerfile's stages by name: the stage each starts from and the ENV it sets. */
-const stages = new Map<string, { from: string; env: Record<string, string> }>();
+interface Stage {
+  from: string;
+  env: Record<string, string>;
+  /** Its CMD, in the exec (JSON array) form; none when it sets no CMD of its own. */
+  cmd?: string[];
+}
+
+/** The Dockerfile's stages by name: the stage each starts from, the ENV it sets and its CMD. */
+const stages = new Map<string, Stage>();
 {
-  let current: { from: string; env: Record<string, string> } | undefined;
+  let current: Stage | undefined;
   for (const line of readRepoFile("Dockerfile").replace(/\\\n/g, " ").split("\n")) {
     const from = /^FROM\s+(\S+)\s+AS\s+(\S+)/i.exec(line);
     if (from) {
@@ -70,6 +77,8 @@ const stages = new Map<string, { from: string; env: Record<string, string> }>();
         if (!pair.includes("=")) throw new Error(`Dockerfile: ENV without KEY=value: ${line}`);
         current.env[pair.slice(0, pair.indexOf("="))] = pair.slice(pair.indexOf("=") + 1);
       }
+    } else if (/^CMD\s/i.test(line) && current) {
+      current.cmd = JSON.parse(line.trim().slice(4)) as string[];
     }
   }
 }
@@ -80,6 +89,12 @@ export const dockerfileTargets = new Set(stages.keys());
 function imageEnv(target: string): Record<string, string> {
   const stage = stages.get(target);
   return stage ? { ...imageEnv(stage.from), ...stage.env } : {};
+}
+
+/** The command the image of `target` starts (its own stage's CMD, or the one it inherits). */
+export function imageCommand(target: string): string[] | undefined {
+  const stage = stages.get(target);
+  return stage ? (stage.cmd ?? imageCommand(stage.from)) : undefined;
 }
 
 /** `${NAME:-default}` as compose would expand it with NAME unset. */

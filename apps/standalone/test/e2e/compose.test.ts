@@ -5,7 +5,15 @@ import { parseControlPlaneEnv } from "../../../control-plane/src/env.ts";
 import { parseCostingWorkerEnv } from "../../../costing-worker/src/env.ts";
 import { parseGatewayEnv } from "../../../gateway/src/env.ts";
 import { parseEnv as parseStandaloneEnv } from "../../src/env.ts";
-import { compose, containerEnv, dockerfileTargets, mounts, readRepoFile, service } from "./compose-files.ts";
+import {
+  compose,
+  containerEnv,
+  dockerfileTargets,
+  imageCommand,
+  mounts,
+  readRepoFile,
+  service,
+} from "./compose-files.ts";
 import { repoRoot } from "./processes.ts";
 
 // No Docker engine where the tests run, so docker-compose.yml is kept honest here: every app runs
@@ -65,6 +73,29 @@ describe("docker-compose.yml", () => {
     }
     const node = /^ARG NODE_IMAGE=(\S+)$/m.exec(readRepoFile("Dockerfile"))?.[1];
     expect(pinned(node ?? ""), `the Dockerfile's Node: ${node}`).toBe(true);
+  });
+
+  /** The `start` script of the package.json at `path`, split into words. */
+  const startScript = (path: string) =>
+    (JSON.parse(readRepoFile(path)) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+
+  // The flags are measured choices (the young generation's size, pretenuring: docs/decisions.md);
+  // an image that drifted from the start script would run what the bench did not measure.
+  it.each([...Object.keys(splitApps), "standalone"])(
+    "starts %s in its image with its start script's node flags",
+    (app) => {
+      const [node, ...args] = startScript(`apps/${app}/package.json`);
+      // (Node 24 strips types without being asked; the flag stays in the scripts for Node 22)
+      const flags = args.slice(0, -1).filter((a) => a !== "--experimental-strip-types");
+      expect(imageCommand(app)).toEqual([node, ...flags, args.at(-1)]);
+    },
+  );
+
+  it("starts the one-command server (`pnpm start` at the root) as the standalone app's own script does", () => {
+    const root = startScript("package.json");
+    const app = startScript("apps/standalone/package.json");
+    expect(root.slice(0, -1)).toEqual(app.slice(0, -1));
+    expect(root.at(-1)).toBe(`apps/standalone/${app.at(-1)}`);
   });
 
   it("lets the gateway scale: no host port, and a spool of its own in each replica of each spooling app", () => {
