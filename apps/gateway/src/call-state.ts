@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import {
   type CallEventBytes,
   type CallUsage,
@@ -159,6 +160,29 @@ export function accessFields(call: CallState) {
     first_byte_ms: call.firstByteMs,
     total_ms: Math.round(elapsedMs(call) * 10) / 10,
     stream_outcome: call.outcome,
+  };
+}
+
+/**
+ * How far a call in flight has come, for the log line of a drain that stopped waiting for it: the
+ * facts, not a guess at the stage (a call that never ends is a bug; these say where it stopped).
+ */
+export function progressFields(call: CallState, res: ServerResponse) {
+  return {
+    request_id: call.requestId,
+    endpoint: call.spec.endpoint,
+    age_ms: Math.round(performance.now() - call.startedAt),
+    caller_resolved: call.caller !== null,
+    upstream_first_byte_ms: call.firstByteMs,
+    recording: call.recorded !== null,
+    response: res.writableFinished
+      ? "finished"
+      : res.writableEnded
+        ? "ending"
+        : res.headersSent
+          ? "started"
+          : "not started",
+    client_gone: res.destroyed,
   };
 }
 

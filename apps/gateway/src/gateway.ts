@@ -24,6 +24,7 @@ import {
   gatewayHeaders,
   keepAnswer,
   newCallState,
+  progressFields,
 } from "./call-state.ts";
 import { endCallTrace, endUpstreamSpan, startCallTrace, startUpstreamSpan } from "./call-trace.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
@@ -65,8 +66,15 @@ export interface Gateway {
    * still served (a load balancer takes the gateway out of rotation before it stops listening).
    */
   stopBeingReady(): void;
-  /** As `stopBeingReady`, then resolves when no request is in flight (or at the deadline). */
-  drain(timeoutMs: number): Promise<{ drained: boolean; inFlight: number }>;
+  /**
+   * As `stopBeingReady`, then resolves when no request is in flight (or at the deadline, with how
+   * far each call still in flight had come).
+   */
+  drain(timeoutMs: number): Promise<{
+    drained: boolean;
+    inFlight: number;
+    calls: ReturnType<typeof progressFields>[];
+  }>;
   close(): Promise<void>;
 }
 
@@ -103,6 +111,8 @@ export function createGateway({
     random,
   };
   let inFlight = 0;
+  /** The calls being served, with their responses: what a drain that stops waiting reports. */
+  const callsInFlight = new Map<CallState, ServerResponse>();
   let draining = false;
   let onIdle: (() => void) | null = null;
 
@@ -201,10 +211,12 @@ export function createGateway({
       wireFormatForPath(url) === "messages" ? endpointSpecs.messages : endpointSpecs.chat_completions;
     const call = newCallState(newId("request"), route?.spec ?? unrouted, mode, answerLimits);
     if (tracer) call.trace = startCallTrace(tracer, req.headers, call);
+    callsInFlight.set(call, res);
     try {
       if (!route) return fail(call, res, "not_found", `No route for ${req.method} ${url.split("?")[0]}.`);
       await resolveAndServe(req, res, call, route.query, upstreamKey);
     } finally {
+      callsInFlight.delete(call);
       measure?.(call);
       if (config.accessLog) log.info("access", accessFields(call));
       if (call.trace) endCallTrace(call.trace, call);
@@ -416,7 +428,8 @@ export function createGateway({
           };
         });
       }
-      return { drained: inFlight === 0, inFlight };
+      const calls = [...callsInFlight].map(([call, res]) => progressFields(call, res));
+      return { drained: inFlight === 0, inFlight, calls };
     },
     async close() {
       await upstream.close();
@@ -475,9 +488,9 @@ export async function stopServing(
   }
   server.close();
   server.closeIdleConnections();
-  const { drained, inFlight } = await gateway.drain(timeoutMs);
+  const { drained, inFlight, calls } = await gateway.drain(timeoutMs);
   if (!drained) {
-    log.warn("drain deadline passed; closing remaining connections", { inFlight });
+    log.warn("drain deadline passed; closing remaining connections", { inFlight, calls });
     server.closeAllConnections();
   }
 }
