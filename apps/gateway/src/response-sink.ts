@@ -22,20 +22,35 @@ export interface ResponseBody {
  * never settles keeps the call in flight until the drain deadline, and the process with it.
  */
 export function responseSink(res: ServerResponse, body: ResponseBody): Writable {
-  return new Writable({
+  const pass = (chunk: Buffer, callback: (error?: Error | null) => void) => {
+    if (res.writableEnded) return callback();
+    const out = body.deliver(chunk);
+    if (res.destroyed) return callback(new ClientGoneError());
+    if (body.completes()) return void body.endWith(out, () => callback())?.catch(callback);
+    if (!out || res.write(out)) return callback();
+    settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
+  };
+  const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      if (res.writableEnded) return callback();
-      const out = body.deliver(chunk);
-      if (res.destroyed) return callback(new ClientGoneError());
-      if (body.completes()) return void body.endWith(out, () => callback())?.catch(callback);
-      if (!out || res.write(out)) return callback();
-      settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
+      pass(chunk, callback);
+    },
+    writev(chunks, callback) {
+      pass(Buffer.concat(chunks.map(({ chunk }) => chunk as Buffer)), callback);
     },
     final(callback) {
       if (res.writableEnded) return callback();
       body.endWith(body.finish(), () => callback())?.catch(callback);
     },
   });
+  // What came with the response's head, in the same read (a JSON answer, often a whole short
+  // stream: the parser hands each chunk of a chunked body over on its own), is gathered until
+  // this tick ends and handed on in one piece: one delivery, one usage read, one response write,
+  // not one of each per chunk (-17 % CPU for the mock's 8-frame stream, bench/RESULTS.md). Nothing
+  // waits for it: the tick ends before any further read. What an upstream sends later passes
+  // chunk by chunk, as it comes.
+  sink.cork();
+  process.nextTick(() => sink.uncork());
+  return sink;
 }
 
 export class ClientGoneError extends Error {

@@ -73,4 +73,35 @@ describe("the response sink", () => {
     );
     expect(error).toBeInstanceOf(ClientGoneError);
   });
+
+  it("hands on what came in the tick of its creation in one piece, and what comes later as it comes", async () => {
+    const delivered: string[] = [];
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const sink = responseSink(res, {
+        deliver: (chunk) => {
+          delivered.push(chunk.toString());
+          return chunk;
+        },
+        completes: () => false,
+        finish: () => null,
+        endWith: (last, callback) => void endResponse(res, last, callback),
+      });
+      // as undici's parser hands over a chunked body that arrived in one read: a chunk at a time
+      for (const frame of ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"]) sink.write(Buffer.from(frame));
+      setTimeout(() => {
+        sink.write(Buffer.from("data: 4\n\n"));
+        setTimeout(() => sink.end(Buffer.from("data: 5\n\n")), 10);
+      }, 10);
+    });
+    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+    try {
+      const { port } = server.address() as { port: number };
+      const text = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      expect(text).toBe("data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n");
+      expect(delivered).toEqual(["data: 1\n\ndata: 2\n\ndata: 3\n\n", "data: 4\n\n", "data: 5\n\n"]);
+    } finally {
+      server.close();
+    }
+  });
 });
