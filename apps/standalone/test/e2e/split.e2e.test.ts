@@ -420,10 +420,15 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       );
       const app = d.apps.gateway1;
       app.child.kill("SIGTERM");
-      expect(await streams).toEqual(Array(20).fill(true));
-      expect(await app.exited).toBe(0);
-      expect(app.output()).not.toContain("drain deadline passed");
-      await d.restartGateway(1);
+      try {
+        expect(await streams).toEqual(Array(20).fill(true));
+        expect(await app.exited).toBe(0);
+        expect(app.output()).not.toContain("drain deadline passed");
+      } finally {
+        // the tests after this one need the gateway back, whatever this one found
+        await app.exited;
+        await d.restartGateway(1);
+      }
     }, 60_000);
 
     it("loses, duplicates and tears no capture when the capture writer is killed under traffic", async () => {
