@@ -490,7 +490,11 @@ export async function stopServing(
   server.closeIdleConnections();
   const { drained, inFlight, calls } = await gateway.drain(timeoutMs);
   if (!drained) {
-    log.warn("drain deadline passed; closing remaining connections", { inFlight, calls });
+    // (the first few say enough, and keep the line a log pipeline takes whole)
+    log.warn("drain deadline passed; closing remaining connections", {
+      inFlight,
+      calls: calls.slice(0, 20),
+    });
     server.closeAllConnections();
   }
 }

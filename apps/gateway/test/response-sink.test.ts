@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { connect } from "node:net";
+import type { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ClientGoneError, endResponse, responseSink } from "../src/response-sink.ts";
 
@@ -75,18 +76,7 @@ describe("the response sink", () => {
   });
 
   it("hands on what came in the tick of its creation in one piece, and what comes later as it comes", async () => {
-    const delivered: string[] = [];
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      const sink = responseSink(res, {
-        deliver: (chunk) => {
-          delivered.push(chunk.toString());
-          return chunk;
-        },
-        completes: () => false,
-        finish: () => null,
-        endWith: (last, callback) => void endResponse(res, last, callback),
-      });
+    const served = await throughSink((sink) => {
       // as undici's parser hands over a chunked body that arrived in one read: a chunk at a time
       for (const frame of ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"]) sink.write(Buffer.from(frame));
       setTimeout(() => {
@@ -94,14 +84,51 @@ describe("the response sink", () => {
         setTimeout(() => sink.end(Buffer.from("data: 5\n\n")), 10);
       }, 10);
     });
-    await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-    try {
-      const { port } = server.address() as { port: number };
-      const text = await (await fetch(`http://127.0.0.1:${port}/`)).text();
-      expect(text).toBe("data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n");
-      expect(delivered).toEqual(["data: 1\n\ndata: 2\n\ndata: 3\n\n", "data: 4\n\n", "data: 5\n\n"]);
-    } finally {
-      server.close();
-    }
+    expect(served.text).toBe("data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n");
+    expect(served.delivered).toEqual(["data: 1\n\ndata: 2\n\ndata: 3\n\n", "data: 4\n\n", "data: 5\n\n"]);
+  });
+
+  it("hands on a whole body that came with the head and ended in the same tick in one piece, then ends", async () => {
+    const served = await throughSink((sink) => {
+      // as undici's onComplete ends it when the body's end came in the same read
+      sink.write(Buffer.from("data: 1\n\n"));
+      sink.end(Buffer.from("data: [DONE]\n\n"));
+    });
+    expect(served.text).toBe("data: 1\n\ndata: [DONE]\n\n");
+    expect(served.delivered).toEqual(["data: 1\n\ndata: [DONE]\n\n"]);
+    expect(served.finished).toBe(1);
   });
 });
+
+/**
+ * A real server whose response is written through a sink that `act` feeds (from the tick the sink
+ * is made in, as undici's factory is called); what the client read, and what the sink delivered.
+ */
+async function throughSink(act: (sink: Writable) => void) {
+  const delivered: string[] = [];
+  let finished = 0;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const sink = responseSink(res, {
+      deliver: (chunk) => {
+        delivered.push(chunk.toString());
+        return chunk;
+      },
+      completes: () => false,
+      finish: () => {
+        finished++;
+        return null;
+      },
+      endWith: (last, callback) => void endResponse(res, last, callback),
+    });
+    act(sink);
+  });
+  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
+  try {
+    const { port } = server.address() as { port: number };
+    const text = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    return { text, delivered, finished };
+  } finally {
+    server.close();
+  }
+}
