@@ -25,7 +25,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
   exit 2
 }
 
-pnpm --filter "@gateway/$app" --prod deploy --legacy --config.node-linker=hoisted "$out" >/dev/null
+# Not `--legacy`: that deploy resolves every dependency afresh from the registry and ignores the
+# lockfile (a folder built on another day held other versions than the ones tested, and broke
+# when the registry served a release whose own dependency it did not have yet). Injected workspace
+# packages are what lets pnpm deploy from the lockfile; for this command only, the workspace's
+# own install keeps its links.
+pnpm --filter "@gateway/$app" --prod deploy --config.inject-workspace-packages=true \
+  --config.node-linker=hoisted "$out" >/dev/null
+# (the lockfile deploy writes into the folder is the workspace's; nothing reads it at run time)
+rm "$out/pnpm-lock.yaml"
 mkdir -p "$out/workspace"
 mv "$out/node_modules/@gateway" "$out/workspace/@gateway"
 ln -s ../workspace/@gateway "$out/node_modules/@gateway"
