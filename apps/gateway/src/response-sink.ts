@@ -22,28 +22,25 @@ export interface ResponseBody {
  * never settles keeps the call in flight until the drain deadline, and the process with it.
  */
 export function responseSink(res: ServerResponse, body: ResponseBody): Writable {
-  const pass = (chunk: Buffer, callback: (error?: Error | null) => void) => {
-    if (res.writableEnded) return callback();
-    const out = body.deliver(chunk);
-    if (res.destroyed) return callback(new ClientGoneError());
-    if (body.completes()) return void body.endWith(out, () => callback())?.catch(callback);
-    if (!out || res.write(out)) return callback();
-    settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
-  };
   // (a throw fails the call, not the process: the first chunks are handed on from a tick of their own)
-  const passSafely = (chunk: Buffer, callback: (error?: Error | null) => void) => {
+  const pass = (chunk: Buffer, callback: (error?: Error | null) => void) => {
     try {
-      pass(chunk, callback);
+      if (res.writableEnded) return callback();
+      const out = body.deliver(chunk);
+      if (res.destroyed) return callback(new ClientGoneError());
+      if (body.completes()) return void body.endWith(out, () => callback())?.catch(callback);
+      if (!out || res.write(out)) return callback();
+      settleOnce(res, "drain", () => callback(res.destroyed ? new ClientGoneError() : undefined));
     } catch (error) {
       callback(error as Error);
     }
   };
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      passSafely(chunk, callback);
+      pass(chunk, callback);
     },
     writev(chunks, callback) {
-      passSafely(Buffer.concat(chunks.map(({ chunk }) => chunk as Buffer)), callback);
+      pass(Buffer.concat(chunks.map(({ chunk }) => chunk as Buffer)), callback);
     },
     final(callback) {
       if (res.writableEnded) return callback();
