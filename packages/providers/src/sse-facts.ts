@@ -18,7 +18,16 @@ export interface StreamFacts extends ResponseFacts {
  * unfinished tail is kept, and only the few frames that can carry usage are parsed.
  */
 export function createSseFactsTracker(format: WireFormat) {
-  const decoder = new StringDecoder("utf8");
+  // Made for the first chunk that ends inside a character (and used from then on, for what it
+  // holds back): a chunk that ends with an ASCII byte (an SSE chunk nearly always ends with a line
+  // feed) decodes the same on its own.
+  let decoder: StringDecoder | null = null;
+  const decode = (chunk: Buffer): string => {
+    if (decoder === null && (chunk.length === 0 || chunk[chunk.length - 1]! < 0x80))
+      return chunk.toString("utf8");
+    decoder ??= new StringDecoder("utf8");
+    return decoder.write(chunk);
+  };
   let tail = "";
   let rawUsage: Json | null = null;
   let responseId: string | null = null;
@@ -83,13 +92,14 @@ export function createSseFactsTracker(format: WireFormat) {
       // Only the new text (and the three characters before it that a boundary may span) is
       // searched: a large frame arriving in many chunks is not rescanned from its start each time.
       const searchFrom = Math.max(0, tail.length - 3);
-      tail += decoder.write(chunk);
-      let end = frameEnd(tail, searchFrom);
-      while (end.index !== -1) {
-        onFrame(tail.slice(0, end.index));
-        tail = tail.slice(end.index + end.length);
-        end = frameEnd(tail);
+      tail += decode(chunk);
+      // frames are read in place, and what follows the last one is kept once
+      let start = 0;
+      for (let end = frameEnd(tail, searchFrom); end.index !== -1; end = frameEnd(tail, start)) {
+        onFrame(tail.slice(start, end.index));
+        start = end.index + end.length;
       }
+      if (start > 0) tail = tail.slice(start);
     },
     /** Whether the terminal event has passed so far (before `finish`). */
     get ended() {
@@ -103,7 +113,7 @@ export function createSseFactsTracker(format: WireFormat) {
       return responseId;
     },
     finish(): StreamFacts {
-      tail += decoder.end();
+      if (decoder) tail += decoder.end();
       if (tail.trim() !== "") onFrame(tail);
       tail = "";
       return { usage: normaliseUsage(format, rawUsage), responseId, sawError, sawEnd };

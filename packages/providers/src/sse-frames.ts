@@ -47,10 +47,14 @@ export function endsAtFrameBoundary(bytes: Buffer): boolean {
 export function parseFrame(frame: string): { event: string; data: string } {
   let event = "";
   let data = "";
-  for (const raw of frame.split("\n")) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  // line by line in place (most frames are one `data:` line), not through an array of them
+  for (let start = 0; start <= frame.length; ) {
+    const lineEnd = frame.indexOf("\n", start);
+    const end = lineEnd === -1 ? frame.length : lineEnd;
+    const line = frame.slice(start, frame.charCodeAt(end - 1) === CR && end > start ? end - 1 : end);
     if (line.startsWith("data:")) data += (data ? "\n" : "") + line.slice(line[5] === " " ? 6 : 5);
     else if (line.startsWith("event:")) event = line.slice(line[6] === " " ? 7 : 6).trim();
+    start = end + 1;
   }
   return { event, data };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { frameEnd, frameEndInBytes } from "../src/index.ts";
+import { frameEnd, frameEndInBytes, parseFrame } from "../src/index.ts";
 
 describe("frame ends", () => {
   const cases: [text: string, from: number, index: number, length: number][] = [
@@ -15,5 +15,22 @@ describe("frame ends", () => {
   it.each(cases)("text and bytes agree: %j from %i", (text, from, index, length) => {
     expect(frameEnd(text, from)).toEqual({ index, length });
     expect(frameEndInBytes(Buffer.from(text), from)).toEqual({ index, length });
+  });
+});
+
+describe("a frame's fields", () => {
+  const cases: [frame: string, event: string, data: string][] = [
+    ['data: {"a":1}', "", '{"a":1}'],
+    ["data:x", "", "x"],
+    ["event: message_delta\ndata: {}", "message_delta", "{}"],
+    // CRLF lines, and data over several lines joined by a line feed
+    ["event: e\r\ndata: a\r\ndata: b\r", "e", "a\nb"],
+    // a CR inside a line is part of it; a last empty line adds nothing
+    ["data: a\rb\n", "", "a\rb"],
+    [": a comment\nretry: 5", "", ""],
+    ["", "", ""],
+  ];
+  it.each(cases)("%j", (frame, event, data) => {
+    expect(parseFrame(frame)).toEqual({ event, data });
   });
 });

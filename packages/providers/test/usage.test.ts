@@ -140,6 +140,11 @@ describe("createSseFactsTracker", () => {
     ).toBe(true);
   });
 
+  it.each([1, 2, 5])("provider B chat: a character cut between chunks of %i bytes is read whole", (size) => {
+    const text = `data: {"id":"chatcmpl-✓é","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1}}\n\ndata: [DONE]\n\n`;
+    expect(track("chat_completions", text, size)).toMatchObject({ responseId: "chatcmpl-✓é", sawEnd: true });
+  });
+
   it("provider B responses: usage from the terminal event, with or without [DONE]", () => {
     const stream = [
       'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","usage":null}}',
