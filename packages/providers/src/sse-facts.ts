@@ -33,6 +33,10 @@ export function createSseFactsTracker(format: WireFormat) {
   let responseId: string | null = null;
   let sawError = false;
   let sawEnd = false;
+  // The first frame's data, when it could not matter and was not parsed: the response's id is read
+  // from it only if no frame parsed later names the response (every frame of a stream names the
+  // same one: the usage chunk, the terminal event), which spares a parse on most streams.
+  let firstData: string | null = null;
 
   function onFrame(frame: string) {
     const { event: name, data } = parseFrame(frame);
@@ -41,8 +45,22 @@ export function createSseFactsTracker(format: WireFormat) {
       sawEnd = true;
       return;
     }
-    // The first frame always names the response; after it, skip frames that cannot matter.
-    if (data === "" || (responseId !== null && !mayMatter(format, name, data))) return;
+    if (data === "") return;
+    if (!mayMatter(format, name, data)) {
+      if (responseId === null && firstData === null) firstData = data;
+      return;
+    }
+    read(data);
+  }
+
+  /** The response's id, from the first frame when no frame parsed since has named it. */
+  function knownResponseId(): string | null {
+    if (responseId === null && firstData !== null) read(firstData);
+    firstData = null;
+    return responseId;
+  }
+
+  function read(data: string) {
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -110,13 +128,18 @@ export function createSseFactsTracker(format: WireFormat) {
     },
     /** The provider's id of the response, once a frame has named it. */
     get responseId() {
-      return responseId;
+      return knownResponseId();
     },
     finish(): StreamFacts {
       if (decoder) tail += decoder.end();
       if (tail.trim() !== "") onFrame(tail);
       tail = "";
-      return { usage: normaliseUsage(format, rawUsage), responseId, sawError, sawEnd };
+      return {
+        usage: normaliseUsage(format, rawUsage),
+        responseId: knownResponseId(),
+        sawError,
+        sawEnd,
+      };
     },
   };
 }

@@ -145,6 +145,22 @@ describe("createSseFactsTracker", () => {
     expect(track("chat_completions", text, size)).toMatchObject({ responseId: "chatcmpl-✓é", sawEnd: true });
   });
 
+  it("provider B chat: the response's id from the first frame when no frame read later names it", () => {
+    const delta = (id: string) =>
+      `data: {"id":"${id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n`;
+    // no usage chunk: the first frame, left unread on the way, is read for its id at the end
+    expect(
+      track("chat_completions", `${delta("chatcmpl-a")}${delta("chatcmpl-b")}data: [DONE]\n\n`, 4),
+    ).toMatchObject({
+      responseId: "chatcmpl-a",
+      usage: null,
+    });
+    // and mid-stream, for an error frame that names the response
+    const tracker = createSseFactsTracker("chat_completions");
+    tracker.push(Buffer.from(delta("chatcmpl-c")));
+    expect(tracker.responseId).toBe("chatcmpl-c");
+  });
+
   it("provider B responses: usage from the terminal event, with or without [DONE]", () => {
     const stream = [
       'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"resp_1","usage":null}}',
