@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import {
   type CallEventBytes,
   type CallUsage,
@@ -18,6 +18,7 @@ import type { EndpointSpec } from "@gateway/providers";
 import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
 import type { CallTrace } from "./call-trace.ts";
 import { fitCapture } from "./capture-fit.ts";
+import { captureHeaders } from "./headers.ts";
 import type { Caller } from "./resolve-caller.ts";
 
 /** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
@@ -26,6 +27,8 @@ export interface CallState {
   /** Aborts the upstream call when the caller goes away. */
   abort: AbortController;
   receivedAt: Date;
+  /** What the call's event needs of the request alone, made once (`prepareRecord`). */
+  prepared: PreparedRecord | null;
   startedAt: number;
   spec: EndpointSpec;
   caller: Caller | null;
@@ -59,7 +62,8 @@ export interface CallState {
   usage: CallUsage | null;
   /** Filled only when this request is captured. */
   capture: {
-    requestHeaders: Record<string, string>;
+    /** The request's headers as received (the capture stores them without credentials). */
+    requestHeaders: IncomingHttpHeaders;
     requestBody: Buffer | null;
     responseHeaders: Record<string, string>;
   } | null;
@@ -84,6 +88,7 @@ export function newCallState(
     requestId,
     abort: new AbortController(),
     receivedAt: new Date(),
+    prepared: null,
     startedAt: performance.now(),
     spec,
     caller: null,
@@ -112,6 +117,25 @@ export function newCallState(
     lease: null,
     refusedBy: null,
   };
+}
+
+interface PreparedRecord {
+  receivedAt: string;
+  /** The capture's request headers (null without a capture). */
+  captureRequestHeaders: Record<string, string> | null;
+}
+
+/**
+ * What the call's event needs of the request alone, made once: `forward` asks for it as soon as
+ * the upstream request is on its way, so that it is made while the upstream works rather than
+ * between its answer and the caller; a call that never went upstream has it made when recorded.
+ */
+export function prepareRecord(call: CallState): PreparedRecord {
+  call.prepared ??= {
+    receivedAt: call.receivedAt.toISOString(),
+    captureRequestHeaders: call.capture ? captureHeaders(call.capture.requestHeaders) : null,
+  };
+  return call.prepared;
 }
 
 /** Keeps `bytes` of the answer (the caller got them too). */
@@ -195,6 +219,7 @@ export function callEvent(
   caller: Caller,
   maxEventBytes: number,
 ): { frame: Buffer; cut: boolean } {
+  const prepared = prepareRecord(call);
   const event: CallEventBytes = {
     schema: callsTopic,
     request_id: call.requestId,
@@ -202,7 +227,7 @@ export function callEvent(
     project_id: caller.project.id,
     workload_id: caller.workload.id,
     api_key_id: caller.apiKey.id,
-    received_at: call.receivedAt.toISOString(),
+    received_at: prepared.receivedAt,
     endpoint: call.spec.endpoint,
     provider_label: call.providerLabel,
     mode: call.mode,
@@ -226,7 +251,7 @@ export function callEvent(
   const capture = call.capture;
   if (!capture) return { frame: frameCallEvent(event).encode(), cut: false };
   const parts = {
-    requestHeaders: capture.requestHeaders,
+    requestHeaders: prepared.captureRequestHeaders ?? {},
     responseHeaders: capture.responseHeaders,
     request: capture.requestBody ?? Buffer.alloc(0),
     // read first: bytes that cannot be read back from disk count as omitted

@@ -11,7 +11,7 @@ import {
 } from "@gateway/providers";
 import type { Dispatcher } from "undici";
 import type { Attempt } from "./attempt.ts";
-import { type CallState, gatewayHeaders, keepAnswer } from "./call-state.ts";
+import { type CallState, gatewayHeaders, keepAnswer, prepareRecord } from "./call-state.ts";
 import {
   captureHeaders,
   downstreamResponseHeaders,
@@ -167,7 +167,7 @@ export async function forward(
   };
 
   try {
-    await dispatcher.stream(
+    const streamed = dispatcher.stream(
       {
         origin: attempt.target.origin,
         path: attempt.target.basePath + spec.upstreamPath + query,
@@ -201,6 +201,10 @@ export async function forward(
         return responseSink(res, { deliver, completes, finish, endWith });
       },
     );
+    // The request is on its way (undici writes it within that call when a connection is free):
+    // what the call's record needs of the request alone is made while the upstream works.
+    prepareRecord(call);
+    await streamed;
     upstreamSettled();
   } catch (error) {
     upstreamSettled();

@@ -29,7 +29,7 @@ import {
 import { endCallTrace, endUpstreamSpan, startCallTrace, startUpstreamSpan } from "./call-trace.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { forward } from "./forward.ts";
-import { captureHeaders, singleHeader } from "./headers.ts";
+import { singleHeader } from "./headers.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { gatewayMetrics } from "./metrics.ts";
 import { modelList } from "./models.ts";
@@ -268,7 +268,7 @@ export function createGateway({
     const workload = call.caller!.workload;
     if (workload.captureEnabled && random() < workload.captureSampleRate) {
       call.capture = {
-        requestHeaders: captureHeaders(req.headers),
+        requestHeaders: req.headers,
         requestBody: null,
         responseHeaders: {},
       };
