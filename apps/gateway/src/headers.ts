@@ -68,14 +68,21 @@ export function upstreamRequestHeaders(
   return out;
 }
 
-/** The upstream's response headers as sent to the client, without connection-level ones. */
-export function downstreamResponseHeaders(upstream: Record<string, HeaderValue>): OutgoingHttpHeaders {
+/**
+ * The response headers the client gets: the upstream's without connection-level ones, and the
+ * gateway's own, which win over an upstream's of the same name.
+ */
+export function downstreamResponseHeaders(
+  upstream: Record<string, HeaderValue>,
+  ours: Record<string, string>,
+): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const name in upstream) {
     const value = upstream[name];
     if (value === undefined || hopByHop.has(name)) continue;
     out[name] = value;
   }
+  for (const name in ours) out[name] = ours[name];
   return out;
 }
 
