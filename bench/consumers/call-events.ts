@@ -15,7 +15,6 @@ import { newId } from "@gateway/contracts";
 import { createSseFactsTracker, endpointSpecs, factsFromJsonBody } from "@gateway/providers";
 import type { AnswerLimits } from "../../apps/gateway/src/body-recorder.ts";
 import { callEvent, keepAnswer, newCallState } from "../../apps/gateway/src/call-state.ts";
-import { captureHeaders } from "../../apps/gateway/src/headers.ts";
 import type { Caller } from "../../apps/gateway/src/resolve-caller.ts";
 import type { BenchOrg } from "../src/split-gateway.ts";
 
@@ -192,7 +191,7 @@ export function buildCallEvents(
     const prompt = prompts.length > 0 ? prompts[i % prompts.length] : undefined;
     const body = requestBody(model, streamed, format, prompt);
     call.capture = {
-      requestHeaders: captureHeaders(requestHeaders(spec.wireFormat as "messages", body.length)),
+      receivedHeaders: requestHeaders(spec.wireFormat as "messages", body.length),
       requestBody: body,
       responseHeaders: {},
     };

@@ -62,8 +62,11 @@ export interface CallState {
   usage: CallUsage | null;
   /** Filled only when this request is captured. */
   capture: {
-    /** The request's headers as received (the capture stores them without credentials). */
-    requestHeaders: IncomingHttpHeaders;
+    /**
+     * The request's headers as received, credentials included: the capture stores them only as
+     * `captureHeaders` makes them (`prepareRecord`).
+     */
+    receivedHeaders: IncomingHttpHeaders;
     requestBody: Buffer | null;
     responseHeaders: Record<string, string>;
   } | null;
@@ -133,7 +136,7 @@ interface PreparedRecord {
 export function prepareRecord(call: CallState): PreparedRecord {
   call.prepared ??= {
     receivedAt: call.receivedAt.toISOString(),
-    captureRequestHeaders: call.capture ? captureHeaders(call.capture.requestHeaders) : null,
+    captureRequestHeaders: call.capture ? captureHeaders(call.capture.receivedHeaders) : null,
   };
   return call.prepared;
 }
@@ -156,10 +159,11 @@ export function gatewayHeaders(call: Pick<CallState, "requestId" | "mode" | "rou
 
 /**
  * A model name is the caller's text; a header value is printable ASCII. Anything else is
- * percent-encoded (as in a URL), so that an exotic model name cannot break the response.
+ * percent-encoded (as in a URL), so that an exotic model name cannot break the response. A lone
+ * surrogate (which JSON lets a body hold) is encoded as U+FFFD: `encodeURIComponent` throws on it.
  */
 function headerSafe(value: string): string {
-  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value.toWellFormed());
 }
 
 /** Milliseconds from the call's arrival to its recording (or to now, before that). */

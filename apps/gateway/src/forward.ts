@@ -166,8 +166,8 @@ export async function forward(
     return rest ? Buffer.concat([rest, frame]) : frame;
   };
 
-  // The gateway's own response headers for this attempt (made as the request goes, see below).
-  let ours: Record<string, string> | null = null;
+  // The gateway's own response headers, this attempt's (its mode, route and model).
+  const ours = gatewayHeaders(call);
   try {
     const streamed = dispatcher.stream(
       {
@@ -187,7 +187,7 @@ export async function forward(
         const isSse = (singleHeader(headers["content-type"]) ?? "").startsWith("text/event-stream");
         if (isSse) reading.sse = createSseFactsTracker(format);
         else reading.json = spec.billable && statusCode < 300;
-        const outgoing = downstreamResponseHeaders(headers, ours ?? gatewayHeaders(call));
+        const outgoing = downstreamResponseHeaders(headers, ours);
         // A body we filter no longer has the upstream's length.
         if (filter) delete outgoing["content-length"];
         if (call.capture) call.capture.responseHeaders = captureHeaders(outgoing);
@@ -204,9 +204,8 @@ export async function forward(
       },
     );
     // The request is on its way (undici writes it within that call when a connection is free):
-    // what the response's head and the call's record need of the request alone is made while the
-    // upstream works, not between its answer and the caller.
-    ours = gatewayHeaders(call);
+    // what the call's record needs of the request alone is made while the upstream works, not
+    // between its answer and the caller. (Nothing here may throw: `streamed` is not awaited yet.)
     prepareRecord(call);
     await streamed;
     upstreamSettled();

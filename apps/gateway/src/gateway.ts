@@ -268,7 +268,7 @@ export function createGateway({
     const workload = call.caller!.workload;
     if (workload.captureEnabled && random() < workload.captureSampleRate) {
       call.capture = {
-        requestHeaders: req.headers,
+        receivedHeaders: req.headers,
         requestBody: null,
         responseHeaders: {},
       };

@@ -55,7 +55,7 @@ async function serveOnce(record: (call: CallState) => Promise<void>) {
       maxBytes: 1 << 22,
       spillDir: "/nonexistent",
     });
-    call.capture = { requestHeaders: {}, requestBody: null, responseHeaders: {} };
+    call.capture = { receivedHeaders: {}, requestBody: null, responseHeaders: {} };
     calls.push(call);
     const attempt: Attempt = {
       target: upstreamTarget(upstreamUrl),

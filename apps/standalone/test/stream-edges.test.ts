@@ -198,4 +198,23 @@ describe("requests the gateway must not choke on", () => {
     expect(res.headers.get("x-gateway-effective-model")).toBe(encodeURIComponent("claude-模型"));
     expect(((await res.json()) as { model: string }).model).toBe("claude-模型");
   });
+
+  it("a model name holding a lone surrogate passes through, U+FFFD in the header", async () => {
+    // JSON may hold a lone surrogate; `encodeURIComponent` throws on one
+    const call = () =>
+      fetch(`${h.gateway.url}/v1/messages`, {
+        method: "POST",
+        headers: {
+          "x-api-key": h.apiKey,
+          "x-gateway-upstream-key": "sk-up",
+          "anthropic-version": "2023-06-01",
+        },
+        body: '{"model":"claude-\\ud800","max_tokens":8,"messages":[]}',
+      });
+    const res = await call();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-effective-model")).toBe("claude-%EF%BF%BD");
+    expect(((await res.json()) as { model: string }).model).toBe("claude-\ud800");
+    expect((await call()).status).toBe(200);
+  });
 });

@@ -34,8 +34,11 @@ export function createSseFactsTracker(format: WireFormat) {
   let sawError = false;
   let sawEnd = false;
   // The first frame's data, when it could not matter and was not parsed: the response's id is read
-  // from it only if no frame parsed later names the response (every frame of a stream names the
-  // same one: the usage chunk, the terminal event), which spares a parse on most streams.
+  // from it only if no frame parsed later names the response (the usage chunk and the terminal
+  // events name the same one as the first frame), which spares a parse on most streams. So a first
+  // frame with an empty id (Azure's filter results) gives way to a real one; a stream whose first
+  // frame names none, and nothing parsed later either, has none (before, the first frame to name
+  // one was searched for).
   let firstData: string | null = null;
 
   function onFrame(frame: string) {
@@ -111,7 +114,8 @@ export function createSseFactsTracker(format: WireFormat) {
       // searched: a large frame arriving in many chunks is not rescanned from its start each time.
       const searchFrom = Math.max(0, tail.length - 3);
       tail += decode(chunk);
-      // frames are read in place, and what follows the last one is kept once
+      // each frame is sliced off the text, and what follows the last one is kept once per chunk
+      // (not the rest of the text copied after every frame)
       let start = 0;
       for (let end = frameEnd(tail, searchFrom); end.index !== -1; end = frameEnd(tail, start)) {
         onFrame(tail.slice(start, end.index));

@@ -25,7 +25,8 @@ describe("a frame's fields", () => {
     ["event: message_delta\ndata: {}", "message_delta", "{}"],
     // CRLF lines, and data over several lines joined by a line feed
     ["event: e\r\ndata: a\r\ndata: b\r", "e", "a\nb"],
-    // a CR inside a line is part of it; a last empty line adds nothing
+    // a CR inside a line is part of it (SSE would end a line there too; no provider sends one, and
+    // frames are cut at LF and CRLF only: see `frameEnd`); a last empty line adds nothing
     ["data: a\rb\n", "", "a\rb"],
     [": a comment\nretry: 5", "", ""],
     ["", "", ""],
