@@ -184,16 +184,20 @@ describe("requests the gateway must not choke on", () => {
     expect(h.providerB.requests.at(-1)!.headers.expect).toBeUndefined();
   });
 
-  it("a model name that is no valid header value still passes through, percent-encoded in the header", async () => {
-    const res = await fetch(`${h.gateway.url}/v1/messages`, {
+  /** A BYO messages call whose body is `body` as it stands (JSON text). */
+  const messagesCall = (body: string) =>
+    fetch(`${h.gateway.url}/v1/messages`, {
       method: "POST",
       headers: {
         "x-api-key": h.apiKey,
         "x-gateway-upstream-key": "sk-up",
         "anthropic-version": "2023-06-01",
       },
-      body: JSON.stringify({ model: "claude-模型", max_tokens: 8, messages: [] }),
+      body,
     });
+
+  it("a model name that is no valid header value still passes through, percent-encoded in the header", async () => {
+    const res = await messagesCall(JSON.stringify({ model: "claude-模型", max_tokens: 8, messages: [] }));
     expect(res.status).toBe(200);
     expect(res.headers.get("x-gateway-effective-model")).toBe(encodeURIComponent("claude-模型"));
     expect(((await res.json()) as { model: string }).model).toBe("claude-模型");
@@ -201,16 +205,7 @@ describe("requests the gateway must not choke on", () => {
 
   it("a model name holding a lone surrogate passes through, U+FFFD in the header", async () => {
     // JSON may hold a lone surrogate; `encodeURIComponent` throws on one
-    const call = () =>
-      fetch(`${h.gateway.url}/v1/messages`, {
-        method: "POST",
-        headers: {
-          "x-api-key": h.apiKey,
-          "x-gateway-upstream-key": "sk-up",
-          "anthropic-version": "2023-06-01",
-        },
-        body: '{"model":"claude-\\ud800","max_tokens":8,"messages":[]}',
-      });
+    const call = () => messagesCall('{"model":"claude-\\ud800","max_tokens":8,"messages":[]}');
     const res = await call();
     expect(res.status).toBe(200);
     expect(res.headers.get("x-gateway-effective-model")).toBe("claude-%EF%BF%BD");
