@@ -18,7 +18,7 @@ import {
   singleHeader,
   upstreamRequestHeaders,
 } from "./headers.ts";
-import { endResponse, responseSink } from "./response-sink.ts";
+import { endResponse, exchange } from "./upstream-exchange.ts";
 import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
 
 export type ForwardResult =
@@ -169,16 +169,18 @@ export async function forward(
   // The gateway's own response headers, this attempt's (its mode, route and model).
   const ours = gatewayHeaders(call);
   try {
-    const streamed = dispatcher.stream(
+    const exchanged = exchange(
+      dispatcher,
       {
         origin: attempt.target.origin,
         path: attempt.target.basePath + spec.upstreamPath + query,
         method: "POST",
         headers: upstreamRequestHeaders(req.headers, attempt.credential, attempt.mode === "managed"),
         body: attempt.body,
-        signal: call.abort.signal,
       },
-      ({ statusCode, headers }) => {
+      call.abort.signal,
+      res,
+      (statusCode, headers) => {
         if (recoverable && statusCode >= 500)
           throw new UpstreamServerError(`upstream answered ${statusCode}`);
         call.firstByteMs = performance.now() - call.startedAt;
@@ -200,14 +202,14 @@ export async function forward(
             if (sent.last === null && !res.writableEnded && !res.destroyed) res.flushHeaders();
           });
         }
-        return responseSink(res, { deliver, completes, finish, endWith });
+        return { deliver, completes, finish, endWith };
       },
     );
     // The request is on its way (undici writes it within that call when a connection is free):
     // what the call's record needs of the request alone is made while the upstream works, not
-    // between its answer and the caller. (Nothing here may throw: `streamed` is not awaited yet.)
+    // between its answer and the caller. (Nothing here may throw: `exchanged` is not awaited yet.)
     prepareRecord(call);
-    await streamed;
+    await exchanged;
     upstreamSettled();
   } catch (error) {
     upstreamSettled();
