@@ -2,7 +2,7 @@
 import { type BenchConfig, pinnedCores } from "./config.ts";
 import type { ScenarioName } from "./load.ts";
 import type { Measurement, TargetName } from "./measure.ts";
-import type { OneClientMeasurement } from "./one-client.ts";
+import { blockRequests, type OneClientMeasurement } from "./one-client.ts";
 import { type ThreadKind, threadKinds } from "./proc-stats.ts";
 import type { ProfileSummary, Share } from "./profile-summary.ts";
 
@@ -308,7 +308,8 @@ export function renderReport(
           "## One client",
           "",
           `After each round's load: one connection, one request at a time, ${info.config.oneClientRequests} ` +
-            "requests after 100 discarded, timed by the bench (ms, to the microsecond). First byte: the " +
+            `requests after 100 discarded, the targets taking turns in blocks of ${blockRequests}, timed by the bench (ms, to ` +
+            "the microsecond). First byte: the " +
             "body's first byte (an SSE stream's first frame). Added: the target's p50 less the proxy's " +
             "of the same round.",
           "",
