@@ -20,8 +20,9 @@ export interface ResponseBody {
  * `onHead` is given the upstream's status and headers (a throw there fails the exchange) and
  * returns how the body reaches the client.
  * Resolves once the upstream's body has ended and the response has ended with it (or before it,
- * at a stream's terminal event); rejects when the upstream fails, `signal` aborts, or the client
- * goes.
+ * at a stream's terminal event); rejects when the upstream fails, the client goes, or `signal`
+ * aborts while the upstream's body is still coming (a request still waiting for a connection is
+ * aborted once it has one, or fails to get one, as with `stream()`).
  */
 export function exchange(
   dispatcher: Dispatcher,
@@ -41,10 +42,10 @@ export function exchange(
  * gathered until the tick ends and handed on in one piece: one delivery, one usage read, one
  * response write, not one of each per chunk (-10 to -17 % CPU for the mock's 8-frame stream,
  * bench/RESULTS.md). Nothing waits for it: the tick ends before any further read.
- * While the client reads slowly the upstream's socket is paused, and while the response waits
- * (for the client's drain, or for the call's journal write before its last bytes) what comes is
- * gathered and handed on after. A response can end before the upstream's body does (at a
- * stream's terminal event); the rest of the body is then read and dropped, so the upstream's
+ * While the client reads slowly the upstream's socket is paused (from the next chunk undici
+ * parses), and what came meanwhile is handed on after the client's drain. A response can end
+ * before the upstream's body does (at a stream's terminal event, after the call's journal write):
+ * from then on the rest of the body is read and dropped as it comes, never held, so the upstream's
  * connection can be used again.
  * Every wait on the response also ends when it closes: Node emits no `drain` on a socket the client
  * has closed (and calling back `end` there is not something every version does), and a wait that
@@ -55,8 +56,10 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   #body: ResponseBody | null = null;
   #gathered: Buffer[] = [];
   #flushQueued = false;
-  /** Waiting for the client's drain or for the response's end: what comes is gathered meanwhile. */
+  /** Waiting for the client's drain (what comes is gathered meanwhile) or for the response's end. */
   #waiting = false;
+  /** The client's answer is complete (a stream's terminal event): the rest of the body is dropped. */
+  #answered = false;
   #upstreamEnded = false;
   #settled = false;
   readonly #signal: AbortSignal;
@@ -99,6 +102,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer) {
+    if (this.#answered) return;
     this.#gathered.push(chunk);
     this.#queueFlush();
   }
@@ -132,11 +136,14 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
       if (this.#gathered.length > 0) {
         const gathered = this.#gathered;
         this.#gathered = [];
-        // (ended already at a stream's terminal event: the rest is read and dropped)
+        // (a write after the end would be an error on the response, and the process's end with it)
         if (!res.writableEnded) {
           const out = body.deliver(gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered));
           if (res.destroyed) return this.#fail(new ClientGoneError());
-          if (body.completes()) return this.#waitFor(body.endWith(out, this.#resume));
+          if (body.completes()) {
+            this.#answered = true;
+            return this.#end(out, this.#resume);
+          }
           if (out && !res.write(out)) {
             this.#waiting = true;
             this.#controller?.pause();
@@ -146,15 +153,16 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
       }
       if (!this.#upstreamEnded) return;
       if (res.writableEnded) return this.#done();
-      this.#waitFor(body.endWith(body.finish(), this.#done));
+      this.#end(body.finish(), this.#done);
     } catch (error) {
       this.#fail(error as Error);
     }
   };
 
-  #waitFor(ending: Promise<void> | undefined) {
+  /** Ends the response with `last`, and `then` once it has (which may be before `endWith` returns). */
+  #end(last: Buffer | null, then: () => void) {
     this.#waiting = true;
-    ending?.catch(this.#fail);
+    this.#body!.endWith(last, then)?.catch(this.#fail);
   }
 
   readonly #resume = () => {

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { createServer, get, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientGoneError, endResponse, exchange, type ResponseBody } from "../src/upstream-exchange.ts";
@@ -123,6 +125,67 @@ describe("the upstream exchange", () => {
     expect(await outcome).toBe("done");
   });
 
+  it("settles when the response's end calls back before it returns", async () => {
+    // the answer completes at the terminal event; the upstream's body ends in a later read
+    const upstream = await rawUpstream((socket) => {
+      socket.write(sseHead + httpChunk("data: [DONE]\n\n"));
+      setTimeout(() => socket.end(lastChunk), 20);
+    });
+    const { url, outcome } = await front(upstream, (res) => ({
+      deliver: (chunk) => chunk,
+      completes: () => true,
+      finish: () => null,
+      // as `endResponse` does on a response that has already finished or closed
+      endWith: (last, callback) => {
+        res.end(last);
+        callback();
+        return undefined;
+      },
+    }));
+    expect(await (await fetch(url)).text()).toBe("data: [DONE]\n\n");
+    expect(await outcome).toBe("done");
+  });
+
+  it("drops what the upstream sends after the answer is complete instead of holding it while the end waits", async () => {
+    // an upstream that goes on sending after its terminal event (from the moment the response's
+    // end begins to wait), far more than that wait should ever hold; the end (the journal's write,
+    // in the gateway) waits until 64 MiB went out
+    const enough = 64 * 1024 * 1024;
+    let flood!: () => Promise<void>;
+    const upstream = await rawUpstream((socket) => {
+      socket.write(sseHead + httpChunk("data: [DONE]\n\n"));
+      flood = () =>
+        new Promise((wentOut) => {
+          const junk = httpChunk(`: ${"x".repeat(64 * 1024)}\n\n`);
+          let sent = 0;
+          const more = () => {
+            while (sent < enough && socket.write(junk)) sent += junk.length;
+            if (sent >= enough) wentOut();
+          };
+          socket.on("drain", more);
+          more();
+        });
+    });
+    const gc = collector();
+    let held = Number.NaN;
+    const { url } = await front(upstream, (res) => ({
+      deliver: (chunk) => chunk,
+      completes: () => true,
+      finish: () => null,
+      endWith: async (last, callback) => {
+        gc();
+        const before = process.memoryUsage().arrayBuffers;
+        await flood();
+        gc();
+        held = process.memoryUsage().arrayBuffers - before;
+        endResponse(res, last, callback);
+      },
+    }));
+    expect(await (await fetch(url)).text()).toBe("data: [DONE]\n\n");
+    // the kernel's socket buffers hold a few MiB of what went out; the rest reached the exchange
+    expect(held).toBeLessThan(16 * 1024 * 1024);
+  });
+
   it("passes a large body to a client that reads slowly whole and in order", async () => {
     // 4 MiB in 64 KiB chunks, far past what the sockets between hold: the upstream is paused
     // while the client does not read, and resumed when it does
@@ -220,6 +283,12 @@ describe("endResponse", () => {
     expect(ended).toBe("settled");
   });
 });
+
+/** A full garbage collection, on demand: what is still held after it is held for real. */
+function collector(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
 
 /**
  * A real server and a client that reads nothing: the response's writes back up into the socket
