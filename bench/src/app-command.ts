@@ -1,21 +1,26 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readStartScript } from "@gateway/testkit";
 
 /**
- * The node arguments of an app's own `start` script (`node <flags> src/main.ts`), with `extra`
- * flags before the entry and the entry made relative to the repo root: the bench runs each app
- * exactly as `pnpm start` does, runtime flags included.
+ * An app's own `start` script (`[NAME=value ...] node <flags> src/main.ts`): the environment it
+ * sets, and its node arguments with `extra` flags before the entry and the entry made relative to
+ * the repo root. The bench runs each app exactly as `pnpm start` does, runtime flags and
+ * environment included.
  */
-export function appNodeArgs(rootDir: string, app: string, extra: string[] = []): string[] {
-  const manifest = JSON.parse(readFileSync(join(rootDir, "apps", app, "package.json"), "utf8")) as {
-    scripts?: { start?: string };
-  };
-  const [command, ...args] = (manifest.scripts?.start ?? "").trim().split(/\s+/);
+export function appCommand(
+  rootDir: string,
+  app: string,
+  extra: string[] = [],
+): { env: Record<string, string>; args: string[] } {
+  const { env, command } = readStartScript(join(rootDir, "apps", app, "package.json"));
+  const [node, ...args] = command;
   const entry = args.pop();
-  if (command !== "node" || !entry?.endsWith(".ts") || args.some((a) => !a.startsWith("--"))) {
-    throw new Error(`apps/${app}: expected a start script of the form "node <flags> <entry>.ts"`);
+  if (node !== "node" || !entry?.endsWith(".ts") || args.some((a) => !a.startsWith("--"))) {
+    throw new Error(
+      `apps/${app}: expected a start script of the form "[NAME=value ...] node <flags> <entry>.ts"`,
+    );
   }
-  return [...args, ...extra, join("apps", app, entry)];
+  return { env, args: [...args, ...extra, join("apps", app, entry)] };
 }
 
 /** The bench's own environment without any GATEWAY_* its shell holds, plus `settings`: what a user gives an app. */

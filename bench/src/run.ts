@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { appEnv, appNodeArgs } from "./app-command.ts";
+import { appCommand, appEnv } from "./app-command.ts";
 import { assertAlive, startChild, stopChildren } from "./children.ts";
 import { pinnedCores, readConfig } from "./config.ts";
 import { type ScenarioName, scenariosFor } from "./load.ts";
@@ -130,10 +130,12 @@ async function startStandaloneGateway(
   nodeFlags: string[],
   core: number | undefined,
 ): Promise<Target> {
+  const command = appCommand(rootDir, "standalone", nodeFlags);
   const gateway = await startChild({
     name: "gateway",
-    args: appNodeArgs(rootDir, "standalone", nodeFlags),
+    args: command.args,
     env: gatewayEnv({
+      ...command.env,
       PORT: "0",
       GATEWAY_DATA_DIR: dataDir,
       GATEWAY_PROVIDER_A_URL: upstream.providerA,

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freshPostgresDatabase } from "@gateway/db";
-import { appNodeArgs } from "./app-command.ts";
+import { appCommand } from "./app-command.ts";
 import { type Child, startChild } from "./children.ts";
 import type { Target } from "./measure.ts";
 
@@ -141,17 +141,19 @@ export async function startSplitDeployment(options: DeploymentOptions): Promise<
     PORT: "0",
     ...options.extraEnv,
   });
-  const start: SplitDeployment["start"] = (app, extra = {}) =>
-    startChild({
+  const start: SplitDeployment["start"] = (app, extra = {}) => {
+    const command = appCommand(rootDir, app, extra.nodeFlags);
+    return startChild({
       name: app,
-      args: appNodeArgs(rootDir, app, extra.nodeFlags),
-      env: { ...env, GATEWAY_SPOOL_DIR: join(options.spoolDir, app), ...extra.env },
+      args: command.args,
+      env: { ...env, ...command.env, GATEWAY_SPOOL_DIR: join(options.spoolDir, app), ...extra.env },
       cwd: rootDir,
       logPath: join(outDir, `${app}.log`),
       ready: extra.ready ?? listening,
       core: extra.core,
       timeoutMs: options.startTimeoutMs,
     });
+  };
 
   // The control plane migrates the database, so it starts first.
   const controlPlaneUrl = urlOf((await start("control-plane")).lines);

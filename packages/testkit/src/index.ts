@@ -19,5 +19,6 @@ export { type Scrape, scrape } from "./prometheus-text.ts";
 export { startMockProviderA } from "./provider-a/provider-a.ts";
 export { startMockProviderB } from "./provider-b/provider-b.ts";
 export { type MockProviders, startMockProviders } from "./start-mock-providers.ts";
+export { readStartScript } from "./start-script.ts";
 /** @public testkit's API, for tests to name: what a mock takes, is, and records */
 export type { MockProvider, MockProviderOptions, RecordedRequest } from "./types.ts";

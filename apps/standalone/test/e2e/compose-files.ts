@@ -86,7 +86,7 @@ const stages = new Map<string, Stage>();
 export const dockerfileTargets = new Set(stages.keys());
 
 /** What the image of `target` sets with ENV, its own stage's over those it starts from. */
-function imageEnv(target: string): Record<string, string> {
+export function imageEnv(target: string): Record<string, string> {
   const stage = stages.get(target);
   return stage ? { ...imageEnv(stage.from), ...stage.env } : {};
 }

@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readStartScript } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import { parseCaptureWriterEnv } from "../../../capture-writer/src/env.ts";
 import { parseControlPlaneEnv } from "../../../control-plane/src/env.ts";
@@ -10,6 +12,7 @@ import {
   containerEnv,
   dockerfileTargets,
   imageCommand,
+  imageEnv,
   mounts,
   readRepoFile,
   service,
@@ -75,27 +78,29 @@ describe("docker-compose.yml", () => {
     expect(pinned(node ?? ""), `the Dockerfile's Node: ${node}`).toBe(true);
   });
 
-  /** The `start` script of the package.json at `path`, split into words. */
-  const startScript = (path: string) =>
-    (JSON.parse(readRepoFile(path)) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const startScript = (path: string) => readStartScript(join(repoRoot, path));
 
-  // The flags are measured choices (the young generation's size, pretenuring: docs/decisions.md);
-  // an image that drifted from the start script would run what the bench did not measure.
+  // The flags and the environment are measured choices (the young generation's size, pretenuring,
+  // glibc's trim threshold: docs/decisions.md); an image that drifted from the start script would
+  // run what the bench did not measure.
   it.each([...Object.keys(splitApps), "standalone"])(
-    "starts %s in its image with its start script's node flags",
+    "starts %s in its image with its start script's node flags and environment",
     (app) => {
-      const [node, ...args] = startScript(`apps/${app}/package.json`);
+      const { env, command } = startScript(`apps/${app}/package.json`);
+      const [node, ...args] = command;
       // (Node 24 strips types without being asked; the flag stays in the scripts for Node 22)
       const flags = args.slice(0, -1).filter((a) => a !== "--experimental-strip-types");
       expect(imageCommand(app)).toEqual([node, ...flags, args.at(-1)]);
+      expect(imageEnv(app)).toMatchObject(env);
     },
   );
 
   it("starts the one-command server (`pnpm start` at the root) as the standalone app's own script does", () => {
     const root = startScript("package.json");
     const app = startScript("apps/standalone/package.json");
-    expect(root.slice(0, -1)).toEqual(app.slice(0, -1));
-    expect(root.at(-1)).toBe(`apps/standalone/${app.at(-1)}`);
+    expect(root.env).toEqual(app.env);
+    expect(root.command.slice(0, -1)).toEqual(app.command.slice(0, -1));
+    expect(root.command.at(-1)).toBe(`apps/standalone/${app.command.at(-1)}`);
   });
 
   it("lets the gateway scale: no host port, and a spool of its own in each replica of each spooling app", () => {
