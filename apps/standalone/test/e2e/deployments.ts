@@ -7,6 +7,7 @@ import { freePort, type MockProviders, startMockProviders } from "@gateway/testk
 import postgres from "postgres";
 import { controlPlaneClient, type Json } from "../harness.ts";
 import { type AppEntry, type AppProcess, infra, startApp } from "./processes.ts";
+import { within } from "./traffic.ts";
 
 export const operatorToken = "e2e-operator-token-0123456789";
 /** The operator's provider-B key, which pays for `/v1/responses`. */
@@ -136,8 +137,12 @@ export async function startSplitDeployment({
   };
   // the control plane migrates the database, so it starts first
   const cp = await startApp("control-plane", entry("control-plane"), env, listening);
-  const gateway = (n: number, port = "0") =>
-    startApp(
+  // Started once ready as a load balancer sees it (`/readyz`: Redis connected, the config cache
+  // complete), not only listening: the tests send their traffic straight to it, with no balancer
+  // to hold it back, and a gateway restarted between two tests answered 503 to the next one's
+  // first request while its Redis connection was still coming up.
+  const gateway = async (n: number, port = "0") => {
+    const started = await startApp(
       `gateway-${n}`,
       entry("gateway"),
       {
@@ -148,6 +153,9 @@ export async function startSplitDeployment({
       },
       listening,
     );
+    await within(30_000, () => isReady(started.match[1]!), 50);
+    return started;
+  };
   const captureWriter = () =>
     startApp(
       "capture-writer",
@@ -210,4 +218,11 @@ export async function startSplitDeployment({
       await rm(work, { recursive: true, force: true });
     },
   };
+}
+
+/** True once `/readyz` answers 200, else undefined (for `within`). */
+async function isReady(url: string): Promise<true | undefined> {
+  const answer = await fetch(`${url}/readyz`).catch(() => null);
+  await answer?.body?.cancel();
+  return answer?.status === 200 ? true : undefined;
 }
