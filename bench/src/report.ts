@@ -307,7 +307,7 @@ export function renderReport(
           "",
           "## One client",
           "",
-          `After each round's load: one connection, one request at a time, ${info.config.oneClientRequests} ` +
+          `After each round's load: one connection per target, one request at a time, ${info.config.oneClientRequests} ` +
             `requests after 100 discarded, the targets taking turns in blocks of ${blockRequests}, timed by the bench (ms, to ` +
             "the microsecond). First byte: the " +
             "body's first byte (an SSE stream's first frame). Added: the target's p50 less the proxy's " +

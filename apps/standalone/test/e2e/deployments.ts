@@ -153,7 +153,14 @@ export async function startSplitDeployment({
       },
       listening,
     );
-    await within(30_000, () => isReady(started.match[1]!), 50);
+    try {
+      await within(30_000, () => isReady(started.match[1]!), 50);
+    } catch (error) {
+      await started.app.stop("SIGKILL");
+      throw new Error(
+        `gateway-${n} never became ready: ${String(error)}\n${started.app.output().slice(-4_000)}`,
+      );
+    }
     return started;
   };
   const captureWriter = () =>
@@ -222,7 +229,7 @@ export async function startSplitDeployment({
 
 /** True once `/readyz` answers 200, else undefined (for `within`). */
 async function isReady(url: string): Promise<true | undefined> {
-  const answer = await fetch(`${url}/readyz`).catch(() => null);
+  const answer = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
   await answer?.body?.cancel();
   return answer?.status === 200 ? true : undefined;
 }

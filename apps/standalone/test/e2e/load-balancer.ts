@@ -168,7 +168,7 @@ export function loadBalancerScenarios(deployment: () => SplitDeployment) {
         const exited = Date.now();
         strict.mark(`g${n} exited`);
         await d.restartGateway(n);
-        strict.mark(`g${n} listening again`);
+        strict.mark(`g${n} ready again`);
         const up = await strict.until(`g${n}`, "UP", signalled);
         restarts.push(
           `g${n}: out of rotation after ${down - signalled} ms, exited after ${exited - signalled} ms, back after ${up - signalled} ms`,
