@@ -17,53 +17,105 @@ export interface StreamFacts extends ResponseFacts {
  * Reads usage from an SSE stream as its bytes pass, without holding the stream: only the
  * unfinished tail is kept, and only the few frames that can carry usage are parsed.
  */
-export function createSseFactsTracker(format: WireFormat) {
+export function createSseFactsTracker(format: WireFormat): SseFactsTracker {
+  return new SseFactsTracker(format);
+}
+
+// A class, not closures: one object per stream (the tracker is made for every streamed call).
+export class SseFactsTracker {
+  readonly #format: WireFormat;
   // Made for the first chunk that ends inside a character (and used from then on, for what it
   // holds back): a chunk that ends with an ASCII byte (an SSE chunk nearly always ends with a line
   // feed) decodes the same on its own.
-  let decoder: StringDecoder | null = null;
-  const decode = (chunk: Buffer): string => {
-    if (decoder === null && (chunk.length === 0 || chunk[chunk.length - 1]! < 0x80))
-      return chunk.toString("utf8");
-    decoder ??= new StringDecoder("utf8");
-    return decoder.write(chunk);
-  };
-  let tail = "";
-  let rawUsage: Json | null = null;
-  let responseId: string | null = null;
-  let sawError = false;
-  let sawEnd = false;
+  #decoder: StringDecoder | null = null;
+  #tail = "";
+  #rawUsage: Json | null = null;
+  #responseId: string | null = null;
+  #sawError = false;
+  #sawEnd = false;
   // The first frame's data, when it could not matter and was not parsed: the response's id is read
   // from it only if no frame parsed later names the response (the usage chunk and the terminal
   // events name the same one as the first frame), which spares a parse on most streams. So a first
   // frame with an empty id (Azure's filter results) gives way to a real one; a stream whose first
   // frame names none, and nothing parsed later either, has none (before, the first frame to name
   // one was searched for).
-  let firstData: string | null = null;
+  #firstData: string | null = null;
 
-  function onFrame(frame: string) {
+  constructor(format: WireFormat) {
+    this.#format = format;
+  }
+
+  push(chunk: Buffer) {
+    // Only the new text (and the three characters before it that a boundary may span) is
+    // searched: a large frame arriving in many chunks is not rescanned from its start each time.
+    const searchFrom = Math.max(0, this.#tail.length - 3);
+    const tail = this.#tail + this.#decode(chunk);
+    // each frame is sliced off the text, and what follows the last one is kept once per chunk
+    // (not the rest of the text copied after every frame)
+    let start = 0;
+    for (let end = frameEnd(tail, searchFrom); end.index !== -1; end = frameEnd(tail, start)) {
+      this.#onFrame(tail.slice(start, end.index));
+      start = end.index + end.length;
+    }
+    this.#tail = start > 0 ? tail.slice(start) : tail;
+  }
+
+  /** Whether the terminal event has passed so far (before `finish`). */
+  get ended() {
+    return this.#sawEnd;
+  }
+
+  get erred() {
+    return this.#sawError;
+  }
+
+  /** The provider's id of the response, once a frame has named it. */
+  get responseId() {
+    return this.#knownResponseId();
+  }
+
+  finish(): StreamFacts {
+    if (this.#decoder) this.#tail += this.#decoder.end();
+    if (this.#tail.trim() !== "") this.#onFrame(this.#tail);
+    this.#tail = "";
+    return {
+      usage: normaliseUsage(this.#format, this.#rawUsage),
+      responseId: this.#knownResponseId(),
+      sawError: this.#sawError,
+      sawEnd: this.#sawEnd,
+    };
+  }
+
+  #decode(chunk: Buffer): string {
+    if (this.#decoder === null && (chunk.length === 0 || chunk[chunk.length - 1]! < 0x80))
+      return chunk.toString("utf8");
+    this.#decoder ??= new StringDecoder("utf8");
+    return this.#decoder.write(chunk);
+  }
+
+  #onFrame(frame: string) {
     const { event: name, data } = parseFrame(frame);
-    if (name === "error") sawError = true;
+    if (name === "error") this.#sawError = true;
     if (data === "[DONE]") {
-      sawEnd = true;
+      this.#sawEnd = true;
       return;
     }
     if (data === "") return;
-    if (!mayMatter(format, name, data)) {
-      if (responseId === null && firstData === null) firstData = data;
+    if (!mayMatter(this.#format, name, data)) {
+      if (this.#responseId === null && this.#firstData === null) this.#firstData = data;
       return;
     }
-    read(data);
+    this.#read(data);
   }
 
   /** The response's id, from the first frame when no frame parsed since has named it. */
-  function knownResponseId(): string | null {
-    if (responseId === null && firstData !== null) read(firstData);
-    firstData = null;
-    return responseId;
+  #knownResponseId(): string | null {
+    if (this.#responseId === null && this.#firstData !== null) this.#read(this.#firstData);
+    this.#firstData = null;
+    return this.#responseId;
   }
 
-  function read(data: string) {
+  #read(data: string) {
     let event: unknown;
     try {
       event = JSON.parse(data);
@@ -71,84 +123,43 @@ export function createSseFactsTracker(format: WireFormat) {
       return;
     }
     if (!isObject(event)) return;
-    if (event.type === "error" || isObject(event.error)) sawError = true;
-    switch (format) {
+    if (event.type === "error" || isObject(event.error)) this.#sawError = true;
+    switch (this.#format) {
       case "messages":
-        return onProviderAEvent(event);
+        return this.#onProviderAEvent(event);
       case "chat_completions":
-        if (typeof event.id === "string") responseId ??= event.id;
-        if (isObject(event.usage)) rawUsage = event.usage;
+        if (typeof event.id === "string") this.#responseId ??= event.id;
+        if (isObject(event.usage)) this.#rawUsage = event.usage;
         return;
       case "responses":
-        return onResponsesEvent(event);
+        return this.#onResponsesEvent(event);
     }
   }
 
   // Provider A stream counts are cumulative: message_start gives the input side, and each
   // message_delta overwrites every field it carries. Summing deltas would double count.
-  function onProviderAEvent(event: Json) {
+  #onProviderAEvent(event: Json) {
     if (event.type === "message_start" && isObject(event.message)) {
-      if (typeof event.message.id === "string") responseId = event.message.id;
-      if (isObject(event.message.usage)) rawUsage = { ...event.message.usage };
+      if (typeof event.message.id === "string") this.#responseId = event.message.id;
+      if (isObject(event.message.usage)) this.#rawUsage = { ...event.message.usage };
     } else if (event.type === "message_delta" && isObject(event.usage)) {
-      const merged: Json = { ...(rawUsage ?? {}) };
+      const merged: Json = { ...(this.#rawUsage ?? {}) };
       for (const [field, value] of Object.entries(event.usage)) if (value !== null) merged[field] = value;
-      rawUsage = merged;
+      this.#rawUsage = merged;
     } else if (event.type === "message_stop") {
-      sawEnd = true;
+      this.#sawEnd = true;
     }
   }
 
-  function onResponsesEvent(event: Json) {
+  #onResponsesEvent(event: Json) {
     const response = isObject(event.response) ? event.response : null;
-    if (response && typeof response.id === "string") responseId ??= response.id;
+    if (response && typeof response.id === "string") this.#responseId ??= response.id;
     if (typeof event.type === "string" && terminalResponsesEvents.has(event.type)) {
-      sawEnd = true;
-      if (response && isObject(response.usage)) rawUsage = response.usage;
+      this.#sawEnd = true;
+      if (response && isObject(response.usage)) this.#rawUsage = response.usage;
     }
   }
-
-  return {
-    push(chunk: Buffer) {
-      // Only the new text (and the three characters before it that a boundary may span) is
-      // searched: a large frame arriving in many chunks is not rescanned from its start each time.
-      const searchFrom = Math.max(0, tail.length - 3);
-      tail += decode(chunk);
-      // each frame is sliced off the text, and what follows the last one is kept once per chunk
-      // (not the rest of the text copied after every frame)
-      let start = 0;
-      for (let end = frameEnd(tail, searchFrom); end.index !== -1; end = frameEnd(tail, start)) {
-        onFrame(tail.slice(start, end.index));
-        start = end.index + end.length;
-      }
-      if (start > 0) tail = tail.slice(start);
-    },
-    /** Whether the terminal event has passed so far (before `finish`). */
-    get ended() {
-      return sawEnd;
-    },
-    get erred() {
-      return sawError;
-    },
-    /** The provider's id of the response, once a frame has named it. */
-    get responseId() {
-      return knownResponseId();
-    },
-    finish(): StreamFacts {
-      if (decoder) tail += decoder.end();
-      if (tail.trim() !== "") onFrame(tail);
-      tail = "";
-      return {
-        usage: normaliseUsage(format, rawUsage),
-        responseId: knownResponseId(),
-        sawError,
-        sawEnd,
-      };
-    },
-  };
 }
-
-export type SseFactsTracker = ReturnType<typeof createSseFactsTracker>;
 
 const terminalResponsesEvents = new Set([
   "response.completed",
