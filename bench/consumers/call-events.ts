@@ -12,7 +12,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { newId } from "@gateway/contracts";
-import { createSseFactsTracker, endpointSpecs, factsFromJsonBody } from "@gateway/providers";
+import { endpointSpecs, factsFromJsonBody, SseFactsTracker } from "@gateway/providers";
 import type { AnswerLimits } from "../../apps/gateway/src/body-recorder.ts";
 import { callEvent, keepAnswer, newCallState } from "../../apps/gateway/src/call-state.ts";
 import type { Caller } from "../../apps/gateway/src/resolve-caller.ts";
@@ -206,7 +206,7 @@ export function buildCallEvents(
         "request-id": call.upstreamRequestId,
         "anthropic-organization-id": "bench",
       };
-      const facts = createSseFactsTracker("messages");
+      const facts = new SseFactsTracker("messages");
       for (const chunk of messagesStream(model, `msg_${upstreamId}`)) {
         facts.push(chunk);
         keepAnswer(call, chunk);

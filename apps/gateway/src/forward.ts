@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FallbackReason } from "@gateway/contracts";
 import {
-  createSseFactsTracker,
   endsAtFrameBoundary,
   factsFromJsonBody,
   gatewayError,
   midStreamErrorFrame,
-  type SseFactsTracker,
+  SseFactsTracker,
   upstreamRequestIdHeader,
 } from "@gateway/providers";
 import type { Dispatcher } from "undici";
@@ -187,7 +186,7 @@ export async function forward(
         call.status = statusCode;
         call.upstreamRequestId = singleHeader(headers[upstreamRequestIdHeader(format)]) ?? null;
         const isSse = (singleHeader(headers["content-type"]) ?? "").startsWith("text/event-stream");
-        if (isSse) reading.sse = createSseFactsTracker(format);
+        if (isSse) reading.sse = new SseFactsTracker(format);
         else reading.json = spec.billable && statusCode < 300;
         const outgoing = downstreamResponseHeaders(headers, ours);
         // A body we filter no longer has the upstream's length.

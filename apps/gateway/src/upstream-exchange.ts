@@ -178,20 +178,23 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   };
 
   readonly #done = () => {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#signal.removeEventListener("abort", this.#onAbort);
-    this.#resolve();
+    if (this.#settle()) this.#resolve();
   };
 
   readonly #fail = (error: Error) => {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#signal.removeEventListener("abort", this.#onAbort);
+    if (!this.#settle()) return;
     // (the upstream's request, if it is still going: its own error comes back here, settled)
     if (!this.#upstreamEnded) this.#controller?.abort(error);
     this.#reject(error);
   };
+
+  /** Marks the exchange settled, once: false when it already was. */
+  #settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#signal.removeEventListener("abort", this.#onAbort);
+    return true;
+  }
 }
 
 export class ClientGoneError extends Error {

@@ -15,13 +15,9 @@ export interface StreamFacts extends ResponseFacts {
 
 /**
  * Reads usage from an SSE stream as its bytes pass, without holding the stream: only the
- * unfinished tail is kept, and only the few frames that can carry usage are parsed.
+ * unfinished tail is kept, and only the few frames that can carry usage are parsed. A class, not
+ * closures: one object per stream (the tracker is made for every streamed call).
  */
-export function createSseFactsTracker(format: WireFormat): SseFactsTracker {
-  return new SseFactsTracker(format);
-}
-
-// A class, not closures: one object per stream (the tracker is made for every streamed call).
 export class SseFactsTracker {
   readonly #format: WireFormat;
   // Made for the first chunk that ends inside a character (and used from then on, for what it

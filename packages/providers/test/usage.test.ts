@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSseFactsTracker, factsFromJsonBody, normaliseUsage } from "../src/index.ts";
+import { factsFromJsonBody, normaliseUsage, SseFactsTracker } from "../src/index.ts";
 
 describe("normaliseUsage", () => {
   it("provider A: input excludes cache; TTL split kept; no split bills all writes at 5m", () => {
@@ -85,8 +85,8 @@ describe("normaliseUsage", () => {
 });
 
 /** Feeds `text` to a tracker in pieces of `size` bytes, splitting frames and UTF-8 characters. */
-function track(format: Parameters<typeof createSseFactsTracker>[0], text: string, size: number) {
-  const tracker = createSseFactsTracker(format);
+function track(format: ConstructorParameters<typeof SseFactsTracker>[0], text: string, size: number) {
+  const tracker = new SseFactsTracker(format);
   const bytes = Buffer.from(text);
   for (let i = 0; i < bytes.length; i += size) tracker.push(bytes.subarray(i, i + size));
   return tracker.finish();
@@ -100,7 +100,7 @@ const providerAStream = `${[
   'event: message_stop\ndata: {"type":"message_stop"}',
 ].join("\n\n")}\n\n`;
 
-describe("createSseFactsTracker", () => {
+describe("SseFactsTracker", () => {
   it.each([1, 7, 64, 100_000])(
     "provider A: cumulative deltas overwrite, never add (chunks of %i bytes)",
     (size) => {
@@ -156,7 +156,7 @@ describe("createSseFactsTracker", () => {
       usage: null,
     });
     // and mid-stream, for an error frame that names the response
-    const tracker = createSseFactsTracker("chat_completions");
+    const tracker = new SseFactsTracker("chat_completions");
     tracker.push(Buffer.from(delta("chatcmpl-c")));
     expect(tracker.responseId).toBe("chatcmpl-c");
   });
@@ -175,7 +175,7 @@ describe("createSseFactsTracker", () => {
   });
 });
 
-describe("createSseFactsTracker on text that quotes event names", () => {
+describe("SseFactsTracker on text that quotes event names", () => {
   it("provider B responses: a terminal event whose output quotes another event's name still counts", () => {
     const quoted = 'the stream sends \\"response.output_text.delta\\" events';
     const stream = [
