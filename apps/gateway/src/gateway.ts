@@ -16,6 +16,7 @@ import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
 import { admit, refusalAnswer, settleLimits } from "./admission.ts";
 import type { Attempt } from "./attempt.ts";
+import type { RecordCall, ResponseFacts } from "./attempt-response.ts";
 import { type AnswerLimits, resetSpillDir } from "./body-recorder.ts";
 import {
   accessFields,
@@ -123,12 +124,12 @@ export function createGateway({
   /**
    * Publishes the call's event, once: before the last byte of a response that ends (so a process
    * killed after a caller had its answer still has the call in its journal), or when the call
-   * ends any other way. `readFacts` runs first (it may read the answer). The promise resolves
+   * ends any other way. The response's facts are read first (they may be in the answer). The promise resolves
    * once the event is in the bus's journal (written at the end of this turn, with the other
    * events of the turn); an answer that outgrew memory is recorded in its turn first
    * (`largeAnswerTurns`). A call recorded already gets the same promise.
    */
-  function record(call: CallState, readFacts?: () => void): Promise<void> {
+  function record(call: CallState, response?: ResponseFacts): Promise<void> {
     const caller = call.caller;
     if (!caller) return Promise.resolve();
     // (an answer on disk may still wait for its turn to be published: the same promise waits too)
@@ -137,7 +138,7 @@ export function createGateway({
     call.endedAt = performance.now();
     const publish = () => {
       try {
-        readFacts?.();
+        response?.readFacts();
         const { frame, cut } = callEvent(call, caller, bus.maxEventBytes);
         if (cut)
           log.warn("call event over the bus's message limit: its capture's bodies were cut to fit", {
@@ -323,7 +324,7 @@ export function createGateway({
     }
     if (plan.fallbackReason) call.fallbackReason = plan.fallbackReason;
 
-    const recordNow = (readFacts: () => void) => record(call, readFacts);
+    const recordNow: RecordCall = (response) => record(call, response);
     useAttempt(call, plan.primary);
     if (call.trace) startUpstreamSpan(call.trace, call, plan.primary);
     const first = await forward(

@@ -69,10 +69,10 @@ async function serveOnce(record: (call: CallState) => Promise<void>) {
       hideUsageChunk: false,
     };
     let recorded = false;
-    void forward(dispatcher, call, attempt, req, res, "", false, (readFacts) => {
+    void forward(dispatcher, call, attempt, req, res, "", false, (response) => {
       if (recorded) return Promise.resolve();
       recorded = true;
-      readFacts();
+      response.readFacts();
       return record(call);
     });
   });
