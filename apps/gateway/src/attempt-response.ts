@@ -13,7 +13,7 @@ import { endResponse, type ResponseBody } from "./upstream-exchange.ts";
 import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
 
 /** What the call's record reads of a response before the call is recorded. */
-export interface ResponseFacts {
+export interface FactsSource {
   /** Reads the usage and ids the response carried into the call, once (later calls do nothing). */
   readFacts(): void;
 }
@@ -23,7 +23,7 @@ export interface ResponseFacts {
  * last byte goes out, which waits for the promise: the event in the bus's journal (after a large
  * answer's turn).
  */
-export type RecordCall = (response: ResponseFacts) => Promise<void>;
+export type RecordCall = (response: FactsSource) => Promise<void>;
 
 /**
  * How long the rest of an upstream's body may take after its terminal event, the client's response
@@ -40,9 +40,9 @@ export class UpstreamServerError extends Error {}
  * captured (or, for JSON, until usage is read). One object per attempt rather than a set of
  * closures over the same state: this runs on every call.
  */
-export class AttemptResponse implements ResponseBody, ResponseFacts {
+export class AttemptResponse implements ResponseBody, FactsSource {
   /** Set once the head arrives for an event stream: it is read frame by frame as it passes. */
-  sse: SseFactsTracker | null = null;
+  #sse: SseFactsTracker | null = null;
   /** Set once the head arrives for a billable JSON body: kept (as the answer) to read its usage. */
   #json = false;
   readonly #filter: ReturnType<typeof createUsageChunkFilter> | null;
@@ -61,7 +61,7 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
   #ending: Promise<void> | null = null;
   /** Cuts short the rest of an upstream's body after the response ended (`#awaitUpstreamEnd`). */
   #upstreamEndTimer: NodeJS.Timeout | undefined;
-  #upstreamSettled = false;
+  #upstreamDone = false;
   #factsRead = false;
   readonly #call: CallState;
   readonly #recoverable: boolean;
@@ -97,7 +97,7 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
     const format = call.spec.wireFormat;
     call.upstreamRequestId = singleHeader(headers[upstreamRequestIdHeader(format)]) ?? null;
     const isSse = (singleHeader(headers["content-type"]) ?? "").startsWith("text/event-stream");
-    if (isSse) this.sse = new SseFactsTracker(format);
+    if (isSse) this.#sse = new SseFactsTracker(format);
     else this.#json = call.spec.billable && statusCode < 300;
     const outgoing = downstreamResponseHeaders(headers, this.#ours);
     // A body we filter no longer has the upstream's length.
@@ -117,9 +117,14 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
     if (response.#lastSent === null && !res.writableEnded && !res.destroyed) res.flushHeaders();
   }
 
+  /** Whether the response is an event stream (known once its head arrived). */
+  get isStream(): boolean {
+    return this.#sse !== null;
+  }
+
   deliver(chunk: Buffer): Buffer | null {
     const filter = this.#filter;
-    const sse = this.sse;
+    const sse = this.#sse;
     if (!sse) {
       const previous = this.#heldBack;
       this.#heldBack = this.#send(filter ? filter.push(chunk) : chunk);
@@ -138,7 +143,7 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
    * lose a call its client saw complete. What the upstream sends in later reads is read and dropped.
    */
   completes(): boolean {
-    return this.sse?.ended === true;
+    return this.#sse?.ended === true;
   }
 
   /**
@@ -148,9 +153,9 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
   finish(): Buffer | null {
     const call = this.#call;
     this.#bodyEnded = true;
-    if (!this.sse && !this.#res.destroyed) call.delivered = true;
+    if (!this.#sse && !this.#res.destroyed) call.delivered = true;
     const rest = this.#send(this.#filter?.flush() ?? null);
-    const sse = this.sse;
+    const sse = this.#sse;
     const heldBack = this.#heldBack;
     if (!sse) return heldBack && rest ? Buffer.concat([heldBack, rest]) : (heldBack ?? rest);
     if (sse.ended || sse.erred || call.outcome !== "complete") return rest;
@@ -173,7 +178,7 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
     const recorded = this.#record(this);
     res.socket?.cork();
     this.#ending = recorded.then(() => endResponse(res, last, callback));
-    if (this.sse?.ended && !this.#bodyEnded) void this.#ending.then(() => this.#awaitUpstreamEnd());
+    if (this.#sse?.ended && !this.#bodyEnded) void this.#ending.then(() => this.#awaitUpstreamEnd());
     return this.#ending;
   }
 
@@ -185,8 +190,8 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
     if (this.#factsRead) return;
     this.#factsRead = true;
     const call = this.#call;
-    if (this.sse) {
-      const facts = this.sse.finish();
+    if (this.#sse) {
+      const facts = this.#sse.finish();
       call.usage = call.spec.billable ? facts.usage : null;
       call.upstreamResponseId = facts.responseId;
       if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
@@ -203,13 +208,13 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
     const call = this.#call;
     const lastSent = this.#lastSent;
     const cutFrame = lastSent !== null && !endsAtFrameBoundary(lastSent);
-    const frame = midStreamErrorFrame(call.spec.wireFormat, message, this.sse?.responseId ?? call.requestId);
+    const frame = midStreamErrorFrame(call.spec.wireFormat, message, this.#sse?.responseId ?? call.requestId);
     return this.#send(Buffer.from((cutFrame ? "\n\n" : "") + frame))!;
   }
 
   /** The exchange is over, its upstream's body read to its end or given up. */
   upstreamSettled(): void {
-    this.#upstreamSettled = true;
+    this.#upstreamDone = true;
     clearTimeout(this.#upstreamEndTimer);
   }
 
@@ -219,7 +224,7 @@ export class AttemptResponse implements ResponseBody, ResponseFacts {
    * flight (and hold up a drain) for as long as an upstream holds its end back.
    */
   #awaitUpstreamEnd() {
-    if (!this.#upstreamSettled)
+    if (!this.#upstreamDone)
       this.#upstreamEndTimer = setTimeout(() => this.#call.abort.abort(), upstreamEndGraceMs);
   }
 

@@ -30,7 +30,8 @@ export async function forward(
   record: RecordCall,
 ): Promise<ForwardResult> {
   const { spec } = call;
-  // (the gateway's headers are made before the request goes: they may fail on a bad model name)
+  // (the gateway's own headers, this attempt's, are made before the request goes: nothing may
+  // throw between `exchange()` and the wait for it below)
   const response = new AttemptResponse(call, attempt, res, recoverable, record, gatewayHeaders(call));
   try {
     const exchanged = exchange(
@@ -84,7 +85,7 @@ export async function forward(
       res.writeHead(failure.status, { "content-type": "application/json", ...gatewayHeaders(call) });
       if (call.capture) keepAnswer(call, Buffer.from(failure.body));
       await response.endWith(failure.body);
-    } else if (response.sse) {
+    } else if (response.isStream) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
       call.outcome = "truncated";

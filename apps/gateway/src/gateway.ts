@@ -16,7 +16,7 @@ import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
 import { admit, refusalAnswer, settleLimits } from "./admission.ts";
 import type { Attempt } from "./attempt.ts";
-import type { RecordCall, ResponseFacts } from "./attempt-response.ts";
+import type { FactsSource, RecordCall } from "./attempt-response.ts";
 import { type AnswerLimits, resetSpillDir } from "./body-recorder.ts";
 import {
   accessFields,
@@ -129,7 +129,7 @@ export function createGateway({
    * events of the turn); an answer that outgrew memory is recorded in its turn first
    * (`largeAnswerTurns`). A call recorded already gets the same promise.
    */
-  function record(call: CallState, response?: ResponseFacts): Promise<void> {
+  function record(call: CallState, response?: FactsSource): Promise<void> {
     const caller = call.caller;
     if (!caller) return Promise.resolve();
     // (an answer on disk may still wait for its turn to be published: the same promise waits too)
