@@ -7,7 +7,7 @@ import {
   upstreamRequestIdHeader,
 } from "@gateway/providers";
 import type { Attempt } from "./attempt.ts";
-import { type CallState, keepAnswer } from "./call-state.ts";
+import { type CallState, gatewayHeaders, keepAnswer } from "./call-state.ts";
 import { captureHeaders, downstreamResponseHeaders, singleHeader } from "./headers.ts";
 import { endResponse, type ResponseBody } from "./upstream-exchange.ts";
 import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
@@ -76,14 +76,15 @@ export class AttemptResponse implements ResponseBody, FactsSource {
     res: ServerResponse,
     recoverable: boolean,
     record: RecordCall,
-    ours: Record<string, string>,
   ) {
     this.#call = call;
     this.#filter = attempt.hideUsageChunk ? createUsageChunkFilter() : null;
     this.#recoverable = recoverable;
     this.#res = res;
     this.#record = record;
-    this.#ours = ours;
+    // (made before the request goes, while nothing waits on it: nothing may throw between
+    // `exchange()` and `forward()`'s wait for it)
+    this.#ours = gatewayHeaders(call);
   }
 
   /** The upstream's status and headers: the response's head goes out (a throw fails the exchange). */

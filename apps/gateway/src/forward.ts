@@ -30,9 +30,7 @@ export async function forward(
   record: RecordCall,
 ): Promise<ForwardResult> {
   const { spec } = call;
-  // (the gateway's own headers, this attempt's, are made before the request goes: nothing may
-  // throw between `exchange()` and the wait for it below)
-  const response = new AttemptResponse(call, attempt, res, recoverable, record, gatewayHeaders(call));
+  const response = new AttemptResponse(call, attempt, res, recoverable, record);
   try {
     const exchanged = exchange(
       dispatcher,

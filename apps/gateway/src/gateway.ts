@@ -124,9 +124,9 @@ export function createGateway({
   /**
    * Publishes the call's event, once: before the last byte of a response that ends (so a process
    * killed after a caller had its answer still has the call in its journal), or when the call
-   * ends any other way. The response's facts are read first (they may be in the answer). The promise resolves
-   * once the event is in the bus's journal (written at the end of this turn, with the other
-   * events of the turn); an answer that outgrew memory is recorded in its turn first
+   * ends any other way. The response's facts are read first (they may be in the answer). The
+   * promise resolves once the event is in the bus's journal (written at the end of this turn, with
+   * the other events of the turn); an answer that outgrew memory is recorded in its turn first
    * (`largeAnswerTurns`). A call recorded already gets the same promise.
    */
   function record(call: CallState, response?: FactsSource): Promise<void> {
