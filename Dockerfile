@@ -33,7 +33,7 @@ FROM runtime AS gateway
 COPY --from=workspace /deploy/gateway /app
 ENV GATEWAY_SPOOL_DIR=/data/spool
 EXPOSE 8080
-CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "--no-parallel-scavenge", "src/main.ts"]
 
 FROM runtime AS control-plane
 COPY --from=workspace /deploy/control-plane /app
