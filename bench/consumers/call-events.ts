@@ -13,8 +13,9 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { newId } from "@gateway/contracts";
 import { endpointSpecs, factsFromJsonBody, SseFactsTracker } from "@gateway/providers";
-import type { AnswerLimits } from "../../apps/gateway/src/body-recorder.ts";
-import { callEvent, keepAnswer, newCallState } from "../../apps/gateway/src/call-state.ts";
+import { type AnswerLimits, BodyRecorder } from "../../apps/gateway/src/body-recorder.ts";
+import { callEvent } from "../../apps/gateway/src/call-event.ts";
+import { type AuthenticatedCall, newCallState } from "../../apps/gateway/src/call-state.ts";
 import type { Caller } from "../../apps/gateway/src/resolve-caller.ts";
 import type { BenchOrg } from "../src/split-gateway.ts";
 
@@ -181,10 +182,10 @@ export function buildCallEvents(
     const streamed = i % 2 === 0;
     const spec = streamed ? endpointSpecs.messages : endpointSpecs.chat_completions;
     const model = streamed ? "claude-sonnet-4-6" : "gpt-5.4-mini";
-    const call = newCallState(newId("request"), spec, "byo", answerLimits);
-    call.caller = who;
+    const call: AuthenticatedCall = { ...newCallState(newId("request"), spec, "byo"), caller: who };
+    const answer = new BodyRecorder(answerLimits, call.requestId);
     call.requestedModel = model;
-    call.servedModel = model;
+    call.requested.servedModel = model;
     call.stream = streamed;
     call.tags = { team: "bench", task: `t${i % 16}` };
     const format = spec.wireFormat as "messages" | "chat_completions";
@@ -209,29 +210,29 @@ export function buildCallEvents(
       const facts = new SseFactsTracker("messages");
       for (const chunk of messagesStream(model, `msg_${upstreamId}`)) {
         facts.push(chunk);
-        keepAnswer(call, chunk);
+        answer.push(chunk);
       }
       const end = facts.finish();
       call.usage = end.usage;
       call.upstreamResponseId = end.responseId;
     } else {
-      const answer = chatCompletion(model, `chatcmpl-${upstreamId}`);
+      const json = chatCompletion(model, `chatcmpl-${upstreamId}`);
       call.capture.responseHeaders = {
         "content-type": "application/json",
-        "content-length": String(answer.length),
+        "content-length": String(json.length),
         "x-request-id": call.upstreamRequestId,
         "openai-processing-ms": String(call.firstByteMs),
       };
-      keepAnswer(call, answer);
-      const facts = factsFromJsonBody("chat_completions", answer);
+      answer.push(json);
+      const facts = factsFromJsonBody("chat_completions", json);
       call.usage = facts.usage;
       call.upstreamResponseId = facts.responseId;
     }
     call.delivered = true;
     call.endedAt = call.startedAt + call.firstByteMs + 900 + randomInt(3000);
     if (!call.usage) throw new Error("a bench call event without usage: its answer was not read");
-    const { frame } = callEvent(call, who, Number.POSITIVE_INFINITY);
-    call.answer?.release();
+    const { frame } = callEvent(call, answer, Number.POSITIVE_INFINITY);
+    answer.release();
     events.push({ requestId: call.requestId, frame });
   }
   return events;

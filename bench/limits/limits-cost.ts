@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:limits`: the CPU the gateway spends on limits per call, measured alone (the load
  * bench cannot resolve a few microseconds in calls of several hundred). It runs the gateway's own
- * admission stage (`admit`, then `settleLimits` as a call ends) over calls whose key, project and
+ * limits stage (`CallLimits`: `admit`, then its `recorded` hook settling as a call is recorded) over calls whose key, project and
  * workload all carry limits (requests, tokens and calls at once), never refused, against:
  *   - no limits set: what every call without limits pays;
  *   - the in-process store of the all-in-one process;
@@ -14,9 +14,9 @@
 import { silentLogger } from "@gateway/contracts";
 import { createInProcessLimits, createRedisLimits, type LimitStore } from "@gateway/limits";
 import { endpointSpecs } from "@gateway/providers";
-import { admit, settleLimits } from "../../apps/gateway/src/admission.ts";
+import { CallLimits } from "../../apps/gateway/src/admission.ts";
 import type { CallPlan } from "../../apps/gateway/src/attempt.ts";
-import { newCallState } from "../../apps/gateway/src/call-state.ts";
+import { type AuthenticatedCall, newCallState } from "../../apps/gateway/src/call-state.ts";
 import type { Caller } from "../../apps/gateway/src/resolve-caller.ts";
 
 const huge = 1_000_000_000;
@@ -73,7 +73,6 @@ const nearlySpentTotal = {
 /** The common case: one limit on one scope, nothing to settle when the call ends. */
 const rpmOnly: Caller = { ...unlimited, apiKey: { ...unlimited.apiKey, limits: { rpm: huge } } };
 const plan = { primary: { mode: "byo" }, fallback: null } as unknown as CallPlan;
-const answerLimits = { spillBytes: 1 << 20, maxBytes: 32 << 20, spillDir: "/nonexistent" };
 const usage = {
   input_tokens: 900,
   cache_read_input_tokens: 0,
@@ -84,18 +83,18 @@ const usage = {
 };
 
 let n = 0;
-async function oneCall(limits: LimitStore, caller: Caller) {
-  const call = newCallState(`req_${++n}`, endpointSpecs.chat_completions, "byo", answerLimits);
+async function oneCall(limits: CallLimits, caller: Caller) {
+  const call = newCallState(`req_${++n}`, endpointSpecs.chat_completions, "byo");
   call.caller = caller;
-  const admitted = await admit(limits, call, plan);
+  const admitted = await limits.admit(call as AuthenticatedCall, plan);
   if (!admitted.ok) throw new Error(`refused: ${JSON.stringify(admitted.refusal)}`);
   call.usage = usage;
-  settleLimits(limits, call);
+  limits.recorded(call as AuthenticatedCall);
 }
 
 /** CPU microseconds per call over `total` calls, `inFlight` at a time. */
 async function cpuMicros(
-  limits: LimitStore,
+  limits: CallLimits,
   caller: Caller,
   total: number,
   inFlight: number,
@@ -111,7 +110,8 @@ async function cpuMicros(
   return (used.user + used.system) / total;
 }
 
-async function measure(label: string, limits: LimitStore, caller: Caller, total: number, inFlight: number) {
+async function measure(label: string, store: LimitStore, caller: Caller, total: number, inFlight: number) {
+  const limits = new CallLimits(store);
   await cpuMicros(limits, caller, total, inFlight); // warm-up
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(await cpuMicros(limits, caller, total, inFlight));

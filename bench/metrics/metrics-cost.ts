@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:metrics`: the CPU the gateway's per-call metrics take, measured alone. The load
  * bench (`BENCH_METRICS=false` against the default) cannot resolve a few microseconds in calls of
- * several hundred, so this runs the very function the gateway calls when a call ends over a mix
+ * several hundred, so this runs the very hook the gateway calls when a call ends over a mix
  * of calls (three endpoints, JSON and streams, two status classes), and a scrape of the result.
  */
 import { createInProcessBus } from "@gateway/bus";
@@ -17,12 +17,11 @@ const measure = gatewayMetrics(metrics, {
   cache: createInProcessCache(),
   limits: null,
   inFlight: () => 0,
-});
-const limits = { spillBytes: 1 << 20, maxBytes: 32 << 20, spillDir: "/nonexistent" };
+}).ended!;
 const calls = (["messages", "chat_completions", "responses"] as const).flatMap((endpoint) =>
   [false, true].flatMap((stream) =>
     [200, 429].map((status) => {
-      const call = newCallState("req", endpointSpecs[endpoint], "byo", limits);
+      const call = newCallState("req", endpointSpecs[endpoint], "byo");
       Object.assign(call, { stream, status, firstByteMs: 120, endedAt: call.startedAt + 900 });
       return call;
     }),

@@ -1,8 +1,9 @@
 import { budgetPeriodBounds, type CallUsage, type LimitScope, microsToUsd } from "@gateway/contracts";
-import type { LimitStore, Refusal, ScopeLimits } from "@gateway/limits";
+import type { Lease, LimitStore, Refusal, ScopeLimits } from "@gateway/limits";
 import type { GatewayErrorKind, WireFormat } from "@gateway/providers";
 import type { CallPlan } from "./attempt.ts";
-import type { CallState } from "./call-state.ts";
+import type { CallObserver } from "./call-observer.ts";
+import type { AuthenticatedCall, CallState } from "./call-state.ts";
 import type { Caller } from "./resolve-caller.ts";
 
 /** The call's key, project and workload that carry limits; none for most calls, which then cost nothing. */
@@ -17,30 +18,45 @@ function limitedScopes({ apiKey, project, workload }: Caller): ScopeLimits[] {
 export type AdmissionResult = { ok: true; plan: CallPlan } | { ok: false; refusal: Refusal };
 
 /**
- * The limits stage, between planning a call and sending it: the plan's mode decides whether
- * managed budgets apply. A routed call the caller could pay for itself (its own key, the
- * workload's original model) stays there while a managed budget is spent, instead of failing.
- * An admitted call holds its lease on `call.lease` until `settleLimits`.
+ * The limits stage, between planning a call and sending it, and the observer that settles what
+ * it admitted: an admitted call holds its lease here until the call is recorded, when its usage
+ * is known (its tokens count, its slots free).
  */
-export async function admit(limits: LimitStore, call: CallState, plan: CallPlan): Promise<AdmissionResult> {
-  const scopes = limitedScopes(call.caller!);
-  if (scopes.length === 0) return { ok: true, plan };
-  const managed = plan.primary.mode === "managed";
-  let admission = await limits.admit({ requestId: call.requestId, scopes, managed });
-  if (!admission.ok && admission.refusal.limit === "budget" && managed && plan.fallback?.mode === "byo") {
-    admission = await limits.admit({ requestId: call.requestId, scopes, managed: false });
-    if (admission.ok) plan = { primary: { ...plan.fallback, route: "primary" }, fallback: null };
-  }
-  if (!admission.ok) return admission;
-  call.lease = admission.lease;
-  return { ok: true, plan };
-}
+export class CallLimits implements CallObserver {
+  readonly #store: LimitStore;
+  readonly #leases = new WeakMap<CallState, Lease>();
 
-/** Frees the call's slots and counts its tokens (all of them: prompt, cached or not, and output). */
-export function settleLimits(limits: LimitStore, call: CallState): void {
-  if (!call.lease) return;
-  limits.settle(call.lease, tokensOf(call.usage));
-  call.lease = null;
+  constructor(store: LimitStore) {
+    this.#store = store;
+  }
+
+  /**
+   * The plan's mode decides whether managed budgets apply. A routed call the caller could pay for
+   * itself (its own key, the workload's original model) stays there while a managed budget is
+   * spent, instead of failing.
+   */
+  async admit(call: AuthenticatedCall, plan: CallPlan): Promise<AdmissionResult> {
+    const scopes = limitedScopes(call.caller);
+    if (scopes.length === 0) return { ok: true, plan };
+    const managed = plan.primary.mode === "managed";
+    const limits = this.#store;
+    let admission = await limits.admit({ requestId: call.requestId, scopes, managed });
+    if (!admission.ok && admission.refusal.limit === "budget" && managed && plan.fallback?.mode === "byo") {
+      admission = await limits.admit({ requestId: call.requestId, scopes, managed: false });
+      if (admission.ok) plan = { primary: { ...plan.fallback, route: "primary" }, fallback: null };
+    }
+    if (!admission.ok) return admission;
+    this.#leases.set(call, admission.lease);
+    return { ok: true, plan };
+  }
+
+  /** Frees the call's slots and counts its tokens (all of them: prompt, cached or not, and output). */
+  recorded(call: AuthenticatedCall): void {
+    const lease = this.#leases.get(call);
+    if (!lease) return;
+    this.#leases.delete(call);
+    this.#store.settle(lease, tokensOf(call.usage));
+  }
 }
 
 function tokensOf(usage: CallUsage | null): number {
@@ -100,7 +116,7 @@ export function refusalAnswer(
     };
   }
   const unit = refusal.limit === "requests_per_minute" ? "requests" : "tokens";
-  Object.assign(headers, rateLimitHeaders(format, unit, refusal.value, waitMs, now));
+  Object.assign(headers, rateLimitHeaders(format, { unit, limit: refusal.value }, waitMs, now));
   return {
     kind: kindOf[refusal.limit],
     message: `Rate limit reached for ${who} on ${unit} per minute: limit ${refusal.value}. ${again}`,
@@ -111,8 +127,7 @@ export function refusalAnswer(
 /** The headers each provider sends with its own limits, for clients that read them. */
 function rateLimitHeaders(
   format: WireFormat,
-  unit: "requests" | "tokens",
-  limit: number,
+  { unit, limit }: { unit: "requests" | "tokens"; limit: number },
   waitMs: number,
   now: number,
 ): Record<string, string> {

@@ -7,23 +7,12 @@ import {
   upstreamRequestIdHeader,
 } from "@gateway/providers";
 import type { Attempt } from "./attempt.ts";
-import { type CallState, gatewayHeaders, keepAnswer } from "./call-state.ts";
+import { type CallContext, keepAnswer } from "./call-context.ts";
+import { armOf, type CallState, gatewayHeaders, markTruncated, markUpstreamError } from "./call-state.ts";
 import { captureHeaders, downstreamResponseHeaders, singleHeader } from "./headers.ts";
-import { endResponse, type ResponseBody } from "./upstream-exchange.ts";
+import { type FactsSource, recordCall } from "./record-call.ts";
+import { type Downstream, endResponse, type ResponseBody } from "./upstream-exchange.ts";
 import { createUsageChunkFilter } from "./usage-chunk-filter.ts";
-
-/** What the call's record reads of a response before the call is recorded. */
-export interface FactsSource {
-  /** Reads the usage and ids the response carried into the call, once (later calls do nothing). */
-  readFacts(): void;
-}
-
-/**
- * Reads the response's facts and publishes the call's event; called just before the response's
- * last byte goes out, which waits for the promise: the event in the bus's journal (after a large
- * answer's turn).
- */
-export type RecordCall = (response: FactsSource) => Promise<void>;
 
 /**
  * How long the rest of an upstream's body may take after its terminal event, the client's response
@@ -36,11 +25,11 @@ export class UpstreamServerError extends Error {}
 
 /**
  * One attempt's upstream response on its way to the client, from its head to its end: the
- * exchange's `ResponseBody`. Usage is read from the bytes in passing; bodies are kept only when
+ * exchange's `Downstream` and its `ResponseBody`. Usage is read from the bytes in passing; bodies are kept only when
  * captured (or, for JSON, until usage is read). One object per attempt rather than a set of
  * closures over the same state: this runs on every call.
  */
-export class AttemptResponse implements ResponseBody, FactsSource {
+export class AttemptResponse implements Downstream, ResponseBody, FactsSource {
   /** Set once the head arrives for an event stream: it is read frame by frame as it passes. */
   #sse: SseFactsTracker | null = null;
   /** Set once the head arrives for a billable JSON body: kept (as the answer) to read its usage. */
@@ -63,28 +52,31 @@ export class AttemptResponse implements ResponseBody, FactsSource {
   #upstreamEndTimer: NodeJS.Timeout | undefined;
   #upstreamDone = false;
   #factsRead = false;
+  readonly #ctx: CallContext;
   readonly #call: CallState;
   readonly #recoverable: boolean;
   readonly #res: ServerResponse;
-  readonly #record: RecordCall;
   /** The gateway's own response headers, this attempt's (its mode, route and model). */
   readonly #ours: Record<string, string>;
 
-  constructor(
-    call: CallState,
-    attempt: Attempt,
-    res: ServerResponse,
-    recoverable: boolean,
-    record: RecordCall,
-  ) {
-    this.#call = call;
+  /** `attempt` is the call's last: the arm its headers report. */
+  constructor(ctx: CallContext, attempt: Attempt, recoverable: boolean) {
+    this.#ctx = ctx;
+    this.#call = ctx.call;
     this.#filter = attempt.hideUsageChunk ? createUsageChunkFilter() : null;
     this.#recoverable = recoverable;
-    this.#res = res;
-    this.#record = record;
+    this.#res = ctx.res;
     // (made before the request goes, while nothing waits on it: nothing may throw between
     // `exchange()` and `forward()`'s wait for it)
-    this.#ours = gatewayHeaders(call);
+    this.#ours = gatewayHeaders(ctx.call.requestId, armOf(ctx.call));
+  }
+
+  get res(): ServerResponse {
+    return this.#res;
+  }
+
+  get signal(): AbortSignal {
+    return this.#ctx.abort.signal;
   }
 
   /** The upstream's status and headers: the response's head goes out (a throw fails the exchange). */
@@ -159,8 +151,7 @@ export class AttemptResponse implements ResponseBody, FactsSource {
     const sse = this.#sse;
     const heldBack = this.#heldBack;
     if (!sse) return heldBack && rest ? Buffer.concat([heldBack, rest]) : (heldBack ?? rest);
-    if (sse.ended || sse.erred || call.outcome !== "complete") return rest;
-    call.outcome = "truncated";
+    if (sse.ended || sse.erred || !markTruncated(call, null)) return rest;
     const frame = this.errorFrames("The upstream provider ended the stream before it was complete.");
     return rest ? Buffer.concat([rest, frame]) : frame;
   }
@@ -176,7 +167,7 @@ export class AttemptResponse implements ResponseBody, FactsSource {
     const ending = this.#ending;
     if (ending) return callback ? ending.then(callback) : ending;
     const res = this.#res;
-    const recorded = this.#record(this);
+    const recorded = recordCall(this.#ctx, this);
     res.socket?.cork();
     this.#ending = recorded.then(() => endResponse(res, last, callback));
     if (this.#sse?.ended && !this.#bodyEnded) void this.#ending.then(() => this.#awaitUpstreamEnd());
@@ -191,14 +182,15 @@ export class AttemptResponse implements ResponseBody, FactsSource {
     if (this.#factsRead) return;
     this.#factsRead = true;
     const call = this.#call;
+    const answer = this.#ctx.answer;
     if (this.#sse) {
       const facts = this.#sse.finish();
       call.usage = call.spec.billable ? facts.usage : null;
       call.upstreamResponseId = facts.responseId;
-      if (facts.sawError && call.outcome === "complete") call.outcome = "upstream_error";
-    } else if (this.#json && this.#bodyEnded && call.answer && call.answer.omitted === 0) {
+      if (facts.sawError) markUpstreamError(call, null);
+    } else if (this.#json && this.#bodyEnded && answer && answer.omitted === 0) {
       // (a body past the limit is not kept whole, and its usage cannot be read: docs/decisions.md)
-      const facts = factsFromJsonBody(call.spec.wireFormat, call.answer.bytes());
+      const facts = factsFromJsonBody(call.spec.wireFormat, answer.bytes());
       call.usage = facts.usage;
       call.upstreamResponseId = facts.responseId;
     }
@@ -226,14 +218,14 @@ export class AttemptResponse implements ResponseBody, FactsSource {
    */
   #awaitUpstreamEnd() {
     if (!this.#upstreamDone)
-      this.#upstreamEndTimer = setTimeout(() => this.#call.abort.abort(), upstreamEndGraceMs);
+      this.#upstreamEndTimer = setTimeout(() => this.#ctx.abort.abort(), upstreamEndGraceMs);
   }
 
   /** Notes `bytes` as sent to the caller (and keeps them as the answer when needed). */
   #send(bytes: Buffer | null): Buffer | null {
     if (bytes && bytes.length > 0) {
       // a JSON body passes the usage filter whole (it holds no frame), so one copy serves both
-      if (this.#call.capture || this.#json) keepAnswer(this.#call, bytes);
+      if (this.#call.capture || this.#json) keepAnswer(this.#ctx, bytes);
       this.#lastSent = bytes;
     }
     return bytes;

@@ -1,10 +1,7 @@
-import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import {
-  type CallEventBytes,
   type CallUsage,
-  callsTopic,
   type FallbackReason,
-  frameCallEvent,
   type GatewayMode,
   type GatewayRoute,
   gatewayResponseHeaders,
@@ -13,34 +10,54 @@ import {
   type ProviderLabel,
   type StreamOutcome,
 } from "@gateway/contracts";
-import type { Lease } from "@gateway/limits";
 import type { EndpointSpec } from "@gateway/providers";
-import { type AnswerLimits, BodyRecorder } from "./body-recorder.ts";
-import type { CallTrace } from "./call-trace.ts";
-import { fitCapture } from "./capture-fit.ts";
+import type { Attempt } from "./attempt.ts";
 import { captureHeaders } from "./headers.ts";
 import type { Caller } from "./resolve-caller.ts";
 
-/** Everything the gateway learns about one request, gathered as it goes and emitted once at the end. */
+/** Which arm a call reports (its headers, event, metrics, span): whose key, which route, what ran. */
+export interface Arm {
+  mode: GatewayMode;
+  route: GatewayRoute;
+  providerLabel: ProviderLabel;
+  servedModel: string | null;
+}
+
+/**
+ * How an attempt went: `under_way`; `done` (its response went to the caller, or the caller left
+ * during it); `refused` by a limit before it was sent; or failed before its first byte
+ * (`timeout`, `error`), to be re-issued to the fallback.
+ */
+export type AttemptResult = "under_way" | "done" | "refused" | FallbackReason;
+
+export interface AttemptRecord extends Arm {
+  result: AttemptResult;
+}
+
+/**
+ * Everything the gateway learns about one request, gathered as it goes and emitted once at the
+ * end: facts only. What a call holds while it runs (its abort, its answer's bytes) is on its
+ * `CallContext`; what an observer keeps of a call (its spans, its lease) is the observer's own.
+ */
 export interface CallState {
   requestId: string;
-  /** Aborts the upstream call when the caller goes away. */
-  abort: AbortController;
   receivedAt: Date;
   /** What the call's event needs of the request alone, made once (`prepareRecord`). */
   prepared: PreparedRecord | null;
   startedAt: number;
   spec: EndpointSpec;
+  /** Known once the caller is resolved (`AuthenticatedCall`); null before, or when it never is. */
   caller: Caller | null;
-  mode: GatewayMode;
-  route: GatewayRoute;
-  providerLabel: ProviderLabel;
+  /** What the call reports before any attempt: the mode its headers asked for, the model its body named. */
+  requested: Arm;
+  /** The upstream calls made (or refused) for it, in order: the last is the arm it reports. */
+  attempts: AttemptRecord[];
   fallbackReason: FallbackReason | null;
   requestedModel: string | null;
-  servedModel: string | null;
   stream: boolean;
   status: number;
   firstByteMs: number | null;
+  /** Changed only by the transitions below (`markClientAborted`, `markUpstreamError`, `markTruncated`). */
   outcome: StreamOutcome;
   /**
    * Everything the caller needs has been handed to its socket: a stream's terminal event (or the
@@ -48,14 +65,9 @@ export interface CallState {
    * SDKs close a stream the moment they read its last event.
    */
   delivered: boolean;
-  /**
-   * Set once the call is being recorded (its event is published once, before the response's last
-   * byte): resolves when the event is in the bus's journal.
-   */
-  recorded: Promise<void> | null;
   /** When the call was recorded (performance.now()): its elapsed time ends there. */
   endedAt: number | null;
-  error: { type: string; message: string } | null;
+  error: CallError | null;
   upstreamRequestId: string | null;
   upstreamResponseId: string | null;
   tags: Record<string, string>;
@@ -70,43 +82,41 @@ export interface CallState {
     requestBody: Buffer | null;
     responseHeaders: Record<string, string>;
   } | null;
-  answerLimits: AnswerLimits;
-  /** The answer's bytes, kept when the call is captured or its usage is read from a JSON body. */
-  answer: BodyRecorder | null;
-  /** The call's spans; null unless tracing is on. */
-  trace: CallTrace | null;
-  /** What the call holds of its limits while it runs; null when none limit it. */
-  lease: Lease | null;
   /** The limit that refused the call; null when none did. */
   refusedBy: { scope: LimitScope; limit: LimitName } | null;
 }
 
-export function newCallState(
-  requestId: string,
-  spec: EndpointSpec,
-  mode: GatewayMode,
-  answerLimits: AnswerLimits,
-): CallState {
+export interface CallError {
+  type: string;
+  message: string;
+}
+
+/** A call whose caller (key, project, workload) is known: the only kind that is recorded. */
+export interface AuthenticatedCall extends CallState {
+  caller: Caller;
+}
+
+export function isAuthenticated(call: CallState): call is AuthenticatedCall {
+  return call.caller !== null;
+}
+
+export function newCallState(requestId: string, spec: EndpointSpec, mode: GatewayMode): CallState {
   return {
     requestId,
-    abort: new AbortController(),
     receivedAt: new Date(),
     prepared: null,
     startedAt: performance.now(),
     spec,
     caller: null,
-    mode,
-    route: "primary",
-    providerLabel: spec.provider,
+    requested: { mode, route: "primary", providerLabel: spec.provider, servedModel: null },
+    attempts: [],
     fallbackReason: null,
     requestedModel: null,
-    servedModel: null,
     stream: false,
     status: 0,
     firstByteMs: null,
     outcome: "complete",
     delivered: false,
-    recorded: null,
     endedAt: null,
     error: null,
     upstreamRequestId: null,
@@ -114,12 +124,55 @@ export function newCallState(
     tags: {},
     usage: null,
     capture: null,
-    answerLimits,
-    answer: null,
-    trace: null,
-    lease: null,
     refusedBy: null,
   };
+}
+
+/** The arm the call reports: its last attempt's, or, before any, what the request asked for. */
+export function armOf(call: CallState): Arm {
+  return call.attempts[call.attempts.length - 1] ?? call.requested;
+}
+
+/** Notes an attempt of the plan on the call (before its response head goes out): it is the arm reported. */
+export function addAttempt(call: CallState, attempt: Attempt, result: AttemptResult): AttemptRecord {
+  const record: AttemptRecord = {
+    mode: attempt.mode,
+    route: attempt.route,
+    providerLabel: attempt.providerLabel,
+    servedModel: attempt.servedModel,
+    result,
+  };
+  call.attempts.push(record);
+  return record;
+}
+
+// The outcome's transitions. A call starts `complete`, and leaves it at most once, except for a
+// caller who leaves before its answer was delivered: that is an abort whatever came before.
+
+/** The caller went away. An answer delivered whole stays as it was: a hang-up after it is no abort. */
+export function markClientAborted(call: CallState): void {
+  if (!call.delivered) call.outcome = "client_aborted";
+}
+
+/**
+ * The upstream failed before the caller's answer began (`error` says how), or its stream carried
+ * the provider's own error event (no `error`: the event says it). Only a complete call changes.
+ */
+export function markUpstreamError(call: CallState, error: CallError | null): void {
+  if (call.outcome !== "complete") return;
+  call.outcome = "upstream_error";
+  if (error) call.error = error;
+}
+
+/**
+ * The answer was cut short after it began (the upstream failed mid-body, or its stream ended
+ * without its terminal event). Only a complete call changes; returns whether this one did.
+ */
+export function markTruncated(call: CallState, error: CallError | null): boolean {
+  if (call.outcome !== "complete") return false;
+  call.outcome = "truncated";
+  if (error) call.error = error;
+  return true;
 }
 
 interface PreparedRecord {
@@ -141,19 +194,13 @@ export function prepareRecord(call: CallState): PreparedRecord {
   return call.prepared;
 }
 
-/** Keeps `bytes` of the answer (the caller got them too). */
-export function keepAnswer(call: CallState, bytes: Buffer): void {
-  call.answer ??= new BodyRecorder(call.answerLimits, call.requestId);
-  call.answer.push(bytes);
-}
-
 /** The four headers on every gateway response. */
-export function gatewayHeaders(call: Pick<CallState, "requestId" | "mode" | "route" | "servedModel">) {
+export function gatewayHeaders(requestId: string, arm: Pick<Arm, "mode" | "route" | "servedModel">) {
   return {
-    [gatewayResponseHeaders.requestId]: call.requestId,
-    [gatewayResponseHeaders.mode]: call.mode,
-    [gatewayResponseHeaders.route]: call.route,
-    [gatewayResponseHeaders.effectiveModel]: headerSafe(call.servedModel ?? ""),
+    [gatewayResponseHeaders.requestId]: requestId,
+    [gatewayResponseHeaders.mode]: arm.mode,
+    [gatewayResponseHeaders.route]: arm.route,
+    [gatewayResponseHeaders.effectiveModel]: headerSafe(arm.servedModel ?? ""),
   };
 }
 
@@ -169,98 +216,4 @@ function headerSafe(value: string): string {
 /** Milliseconds from the call's arrival to its recording (or to now, before that). */
 export function elapsedMs(call: CallState): number {
   return Math.max(0, (call.endedAt ?? performance.now()) - call.startedAt);
-}
-
-/**
- * The access log line of a call: who, where, how it went; never a key, a body or a prompt (the
- * model names are the caller's and not logged either: they can be anything).
- */
-export function accessFields(call: CallState) {
-  return {
-    request_id: call.requestId,
-    org_id: call.caller?.apiKey.orgId ?? null,
-    project_id: call.caller?.project.id ?? null,
-    workload_id: call.caller?.workload.id ?? null,
-    endpoint: call.spec.endpoint,
-    mode: call.mode,
-    route: call.route,
-    status: call.status,
-    first_byte_ms: call.firstByteMs,
-    total_ms: Math.round(elapsedMs(call) * 10) / 10,
-    stream_outcome: call.outcome,
-  };
-}
-
-/**
- * How far a call in flight has come, for the log line of a drain that stopped waiting for it: the
- * facts, not a guess at the stage (a call that never ends is a bug; these say where it stopped).
- */
-export function progressFields(call: CallState, res: ServerResponse) {
-  return {
-    request_id: call.requestId,
-    endpoint: call.spec.endpoint,
-    age_ms: Math.round(performance.now() - call.startedAt),
-    caller_resolved: call.caller !== null,
-    upstream_first_byte_ms: call.firstByteMs,
-    recording: call.recorded !== null,
-    response: res.writableFinished
-      ? "finished"
-      : res.writableEnded
-        ? "ending"
-        : res.headersSent
-          ? "started"
-          : "not started",
-    client_gone: res.destroyed,
-  };
-}
-
-/**
- * The `gateway.calls.v1` event of a call that resolved to a workload, framed, and no larger than
- * `maxEventBytes`: a capture too large for the bus is cut to fit (`fitCapture`).
- */
-export function callEvent(
-  call: CallState,
-  caller: Caller,
-  maxEventBytes: number,
-): { frame: Buffer; cut: boolean } {
-  const prepared = prepareRecord(call);
-  const event: CallEventBytes = {
-    schema: callsTopic,
-    request_id: call.requestId,
-    org_id: caller.apiKey.orgId,
-    project_id: caller.project.id,
-    workload_id: caller.workload.id,
-    api_key_id: caller.apiKey.id,
-    received_at: prepared.receivedAt,
-    endpoint: call.spec.endpoint,
-    provider_label: call.providerLabel,
-    mode: call.mode,
-    route: call.route,
-    fallback_reason: call.fallbackReason,
-    requested_model: call.requestedModel,
-    served_model: call.servedModel,
-    stream: call.stream,
-    status: call.status,
-    first_byte_ms: call.firstByteMs,
-    total_ms: elapsedMs(call),
-    stream_outcome: call.outcome,
-    ...(call.refusedBy ? { refused_by: call.refusedBy } : {}),
-    error: call.error,
-    upstream_request_id: call.upstreamRequestId,
-    upstream_response_id: call.upstreamResponseId,
-    tags: call.tags,
-    usage: call.usage,
-    capture: null,
-  };
-  const capture = call.capture;
-  if (!capture) return { frame: frameCallEvent(event).encode(), cut: false };
-  const parts = {
-    requestHeaders: prepared.captureRequestHeaders ?? {},
-    responseHeaders: capture.responseHeaders,
-    request: capture.requestBody ?? Buffer.alloc(0),
-    // read first: bytes that cannot be read back from disk count as omitted
-    answer: call.answer?.bytes() ?? Buffer.alloc(0),
-    answerOmitted: call.answer?.omitted ?? 0,
-  };
-  return fitCapture(event, parts, maxEventBytes);
 }

@@ -1,18 +1,17 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { GatewayEndpoint } from "@gateway/contracts";
-import type { SpanAttributes, Tracer, TraceSpan } from "@gateway/tracing";
+import type { SpanAttributes, TraceHeaders, Tracer, TraceSpan } from "@gateway/tracing";
 import type { Attempt } from "./attempt.ts";
-import type { CallState } from "./call-state.ts";
-import type { ForwardResult } from "./forward.ts";
+import type { CallObserver } from "./call-observer.ts";
+import { type AttemptRecord, armOf, type CallState } from "./call-state.ts";
 
 /**
- * A call's spans, present on the call only when tracing is on: the call itself (SERVER, its
- * parent the caller's `traceparent`) and the upstream request under way (CLIENT, its child; a
- * fallback re-issue is a second one). Every attribute is read from the `CallState` when the
- * span ends, as the access log and the call event are: nothing is parsed for tracing, and no
- * key, body or prompt is ever an attribute.
+ * A call's spans: the call itself (SERVER, its parent the caller's `traceparent`) and the
+ * upstream request under way (CLIENT, its child; a fallback re-issue is a second one). Every
+ * attribute is read from the `CallState` when the span ends, as the access log and the call
+ * event are: nothing is parsed for tracing, and no key, body or prompt is ever an attribute.
  */
-export interface CallTrace {
+interface CallTrace {
   span: TraceSpan;
   upstream: TraceSpan | null;
 }
@@ -29,43 +28,106 @@ const operations: Record<GatewayEndpoint, string> = {
   count_tokens: "count_tokens",
 };
 
-export function startCallTrace(tracer: Tracer, headers: IncomingHttpHeaders, call: CallState): CallTrace {
-  const operation = operations[call.spec.endpoint];
-  // named again once the model is known (the body is read later)
-  const span = tracer.startSpan(operation, "server", headers, {
-    "gen_ai.operation.name": operation,
-    "gateway.request_id": call.requestId,
-    "gateway.endpoint": call.spec.endpoint,
-  });
-  return { span, upstream: null };
+/** The observer of calls' spans, built only when tracing is on: off costs nothing per call. */
+export class TraceObserver implements CallObserver {
+  readonly #tracer: Tracer;
+  readonly #traces = new WeakMap<CallState, CallTrace>();
+
+  constructor(tracer: Tracer) {
+    this.#tracer = tracer;
+  }
+
+  /** The call's span as the parent of its event: the headers the call event carries. */
+  readonly headersOf = (call: CallState): TraceHeaders | undefined => this.#traces.get(call)?.span.headers();
+
+  callStarted(call: CallState, headers: IncomingHttpHeaders): void {
+    const operation = operations[call.spec.endpoint];
+    // named again once the model is known (the body is read later)
+    const span = this.#tracer.startSpan(operation, "server", headers, {
+      "gen_ai.operation.name": operation,
+      "gateway.request_id": call.requestId,
+      "gateway.endpoint": call.spec.endpoint,
+    });
+    this.#traces.set(call, { span, upstream: null });
+  }
+
+  /** The upstream request of `attempt` begins. */
+  attemptStarted(call: CallState, attempt: Attempt): void {
+    const trace = this.#traces.get(call);
+    if (!trace) return;
+    trace.upstream?.end("superseded");
+    const operation = operations[call.spec.endpoint];
+    const { address, port } = serverOf(attempt.target.origin);
+    trace.upstream = trace.span.child(spanName(operation, attempt.servedModel), "client", {
+      "gen_ai.operation.name": operation,
+      "gen_ai.provider.name": attempt.providerLabel,
+      "gen_ai.system": attempt.providerLabel,
+      "gen_ai.request.model": bounded(attempt.servedModel),
+      "http.request.method": "POST",
+      "server.address": address,
+      "server.port": port,
+      "gateway.route": attempt.route,
+      "gateway.mode": attempt.mode,
+    });
+  }
+
+  /** The upstream request has ended (forward returned): its answer's status and how it went. */
+  attemptEnded(call: CallState, record: AttemptRecord): void {
+    const trace = this.#traces.get(call);
+    if (trace) endUpstreamSpan(trace, call, record.result);
+  }
+
+  /** The call has ended (its event published, its response done): the call span's attributes, and its end. */
+  ended(call: CallState): void {
+    const trace = this.#traces.get(call);
+    if (!trace) return;
+    const operation = operations[call.spec.endpoint];
+    if (trace.upstream) endUpstreamSpan(trace, call, "done");
+    trace.span.updateName(spanName(operation, call.requestedModel));
+    const usage = call.usage;
+    const caller = call.caller;
+    const arm = armOf(call);
+    const attributes: SpanAttributes = {
+      "gen_ai.provider.name": arm.providerLabel,
+      "gen_ai.system": arm.providerLabel,
+      "gen_ai.request.model": bounded(call.requestedModel),
+      "gen_ai.response.model": bounded(arm.servedModel),
+      "gen_ai.response.id": call.upstreamResponseId,
+      "http.response.status_code": call.status || undefined,
+      "gateway.mode": arm.mode,
+      "gateway.route": arm.route,
+      "gateway.stream": call.stream,
+      "gateway.stream_outcome": call.outcome,
+      "gateway.fallback_reason": call.fallbackReason,
+      "gateway.org_id": caller?.apiKey.orgId,
+      "gateway.project_id": caller?.project.id,
+      "gateway.workload_id": caller?.workload.id,
+    };
+    if (usage) {
+      // The conventions count every input token, cached or not; ours counts uncached input alone.
+      attributes["gen_ai.usage.input_tokens"] =
+        usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+      attributes["gen_ai.usage.output_tokens"] = usage.output_tokens;
+      attributes["gen_ai.usage.cache_read.input_tokens"] = usage.cache_read_input_tokens;
+      attributes["gen_ai.usage.cache_creation.input_tokens"] = usage.cache_creation_input_tokens;
+    }
+    const failed = call.status >= 500 || call.outcome === "upstream_error" || call.outcome === "truncated";
+    if (failed)
+      attributes["error.type"] =
+        call.error?.type ?? (call.status >= 500 ? String(call.status) : call.outcome);
+    trace.span.setAttributes(attributes);
+    trace.span.end(failed ? (call.error?.type ?? call.outcome) : undefined);
+  }
 }
 
-/** The upstream request of `attempt` begins. */
-export function startUpstreamSpan(trace: CallTrace, call: CallState, attempt: Attempt): void {
-  trace.upstream?.end("superseded");
-  const operation = operations[call.spec.endpoint];
-  const { address, port } = serverOf(attempt.target.origin);
-  trace.upstream = trace.span.child(spanName(operation, attempt.servedModel), "client", {
-    "gen_ai.operation.name": operation,
-    "gen_ai.provider.name": attempt.providerLabel,
-    "gen_ai.system": attempt.providerLabel,
-    "gen_ai.request.model": bounded(attempt.servedModel),
-    "http.request.method": "POST",
-    "server.address": address,
-    "server.port": port,
-    "gateway.route": attempt.route,
-    "gateway.mode": attempt.mode,
-  });
-}
-
-/** The upstream request has ended (forward returned): its answer's status and how it went. */
-export function endUpstreamSpan(trace: CallTrace, call: CallState, result: ForwardResult): void {
+/** Ends the upstream span, if one is open: `result` is how its attempt went. */
+function endUpstreamSpan(trace: CallTrace, call: CallState, result: AttemptRecord["result"]): void {
   const span = trace.upstream;
   if (!span) return;
   trace.upstream = null;
-  if (result.kind === "failed_before_first_byte") {
-    span.setAttributes({ "error.type": result.reason });
-    span.end(`failed before its first byte (${result.reason})`);
+  if (result === "timeout" || result === "error") {
+    span.setAttributes({ "error.type": result });
+    span.end(`failed before its first byte (${result})`);
     return;
   }
   span.setAttributes({
@@ -80,44 +142,6 @@ export function endUpstreamSpan(trace: CallTrace, call: CallState, result: Forwa
     return;
   }
   span.end();
-}
-
-/** The call has ended (its event published, its response done): the call span's attributes, and its end. */
-export function endCallTrace(trace: CallTrace, call: CallState): void {
-  const operation = operations[call.spec.endpoint];
-  if (trace.upstream) endUpstreamSpan(trace, call, { kind: "done" });
-  trace.span.updateName(spanName(operation, call.requestedModel));
-  const usage = call.usage;
-  const caller = call.caller;
-  const attributes: SpanAttributes = {
-    "gen_ai.provider.name": call.providerLabel,
-    "gen_ai.system": call.providerLabel,
-    "gen_ai.request.model": bounded(call.requestedModel),
-    "gen_ai.response.model": bounded(call.servedModel),
-    "gen_ai.response.id": call.upstreamResponseId,
-    "http.response.status_code": call.status || undefined,
-    "gateway.mode": call.mode,
-    "gateway.route": call.route,
-    "gateway.stream": call.stream,
-    "gateway.stream_outcome": call.outcome,
-    "gateway.fallback_reason": call.fallbackReason,
-    "gateway.org_id": caller?.apiKey.orgId,
-    "gateway.project_id": caller?.project.id,
-    "gateway.workload_id": caller?.workload.id,
-  };
-  if (usage) {
-    // The conventions count every input token, cached or not; ours counts uncached input alone.
-    attributes["gen_ai.usage.input_tokens"] =
-      usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-    attributes["gen_ai.usage.output_tokens"] = usage.output_tokens;
-    attributes["gen_ai.usage.cache_read.input_tokens"] = usage.cache_read_input_tokens;
-    attributes["gen_ai.usage.cache_creation.input_tokens"] = usage.cache_creation_input_tokens;
-  }
-  const failed = call.status >= 500 || call.outcome === "upstream_error" || call.outcome === "truncated";
-  if (failed)
-    attributes["error.type"] = call.error?.type ?? (call.status >= 500 ? String(call.status) : call.outcome);
-  trace.span.setAttributes(attributes);
-  trace.span.end(failed ? (call.error?.type ?? call.outcome) : undefined);
 }
 
 const servers = new Map<string, { address: string; port: number }>();

@@ -1,49 +1,47 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FallbackReason } from "@gateway/contracts";
 import { gatewayError } from "@gateway/providers";
-import type { Dispatcher } from "undici";
 import type { Attempt } from "./attempt.ts";
-import { AttemptResponse, type RecordCall, UpstreamServerError } from "./attempt-response.ts";
-import { type CallState, gatewayHeaders, keepAnswer, prepareRecord } from "./call-state.ts";
+import { AttemptResponse, UpstreamServerError } from "./attempt-response.ts";
+import { type CallContext, keepAnswer } from "./call-context.ts";
+import {
+  armOf,
+  type CallError,
+  gatewayHeaders,
+  markClientAborted,
+  markTruncated,
+  markUpstreamError,
+  prepareRecord,
+} from "./call-state.ts";
 import { upstreamRequestHeaders } from "./headers.ts";
+import { recordCall } from "./record-call.ts";
 import { exchange } from "./upstream-exchange.ts";
-
-export type ForwardResult =
-  | { kind: "done" }
-  /** Only when `recoverable`: nothing reached the client, and the request may be re-issued. */
-  | { kind: "failed_before_first_byte"; reason: FallbackReason };
 
 /**
  * Sends `attempt.body` upstream and writes the upstream's status, headers and body straight into
  * the node response as they arrive (`AttemptResponse`): no fetch(), no Web Response, no
  * re-serialising. With `recoverable`, a failure before the first byte (connect error, 5xx,
- * first-byte timeout) writes nothing and is returned for the caller to re-issue.
+ * first-byte timeout) writes nothing and is returned (`timeout`, `error`) for the caller to
+ * re-issue; anything else is `done`, the call recorded.
  */
 export async function forward(
-  dispatcher: Dispatcher,
-  call: CallState,
+  ctx: CallContext,
   attempt: Attempt,
-  req: IncomingMessage,
-  res: ServerResponse,
-  query: string,
   recoverable: boolean,
-  record: RecordCall,
-): Promise<ForwardResult> {
+): Promise<"done" | FallbackReason> {
+  const { call, req, res } = ctx;
   const { spec } = call;
-  const response = new AttemptResponse(call, attempt, res, recoverable, record);
+  const response = new AttemptResponse(ctx, attempt, recoverable);
   try {
     const exchanged = exchange(
-      dispatcher,
+      ctx.gateway.upstream,
       {
         origin: attempt.target.origin,
-        path: attempt.target.basePath + spec.upstreamPath + query,
+        path: attempt.target.basePath + spec.upstreamPath + ctx.query,
         method: "POST",
         headers: upstreamRequestHeaders(req.headers, attempt.credential, attempt.mode === "managed"),
         body: attempt.body,
       },
-      call.abort.signal,
-      res,
-      (statusCode, headers) => response.start(statusCode, headers),
+      response,
     );
     // The request is on its way (undici writes it within that call when a connection is free):
     // what the call's record needs of the request alone is made while the upstream works, not
@@ -55,47 +53,49 @@ export async function forward(
     response.upstreamSettled();
     // The response already ended or broke: the caller is gone (an EPIPE on the last flush can
     // arrive before its connection reports closing). There is no one left to answer. A caller
-    // who had the whole response before hanging up did not abort it.
+    // who had the whole response before hanging up did not abort it (`markClientAborted`).
     if (call.outcome === "client_aborted" || res.writableEnded || res.destroyed) {
-      if (!call.delivered) call.outcome = "client_aborted";
-      await record(response);
-      return { kind: "done" };
+      markClientAborted(call);
+      await recordCall(ctx, response);
+      return "done";
     }
     const timedOut = isTimeout(error);
-    if (recoverable && !res.headersSent)
-      return { kind: "failed_before_first_byte", reason: timedOut ? "timeout" : "error" };
+    if (recoverable && !res.headersSent) return timedOut ? "timeout" : "error";
     if (call.delivered) {
       // The client has its whole answer; the upstream failed only on the way to its end of body.
       await response.endWith(null);
-      return { kind: "done" };
+      return "done";
     }
     const message = upstreamFailureMessage(error);
-    call.error = { type: timedOut ? "upstream_timeout" : "upstream_unavailable", message };
-    call.outcome = "upstream_error";
+    const failure: CallError = { type: timedOut ? "upstream_timeout" : "upstream_unavailable", message };
     if (!res.headersSent) {
+      markUpstreamError(call, failure);
       const kind = attempt.managed
         ? "model_unavailable"
         : timedOut
           ? "upstream_timeout"
           : "upstream_unavailable";
-      const failure = gatewayError(spec.wireFormat, kind, message, call.requestId);
-      call.status = failure.status;
-      res.writeHead(failure.status, { "content-type": "application/json", ...gatewayHeaders(call) });
-      if (call.capture) keepAnswer(call, Buffer.from(failure.body));
-      await response.endWith(failure.body);
+      const answer = gatewayError(spec.wireFormat, kind, message, call.requestId);
+      call.status = answer.status;
+      res.writeHead(answer.status, {
+        "content-type": "application/json",
+        ...gatewayHeaders(call.requestId, armOf(call)),
+      });
+      if (call.capture) keepAnswer(ctx, Buffer.from(answer.body));
+      await response.endWith(answer.body);
     } else if (response.isStream) {
       // Past the first byte there is no status left to change: end the stream with an explicit
       // error event in its own format, never a clean end.
-      call.outcome = "truncated";
+      markTruncated(call, failure);
       await response.endWith(response.errorFrames(message));
     } else {
-      call.outcome = "truncated";
+      markTruncated(call, failure);
       res.destroy();
     }
   }
 
-  await record(response);
-  return { kind: "done" };
+  await recordCall(ctx, response);
+  return "done";
 }
 
 function errorCode(error: unknown): string {

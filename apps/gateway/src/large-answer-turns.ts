@@ -11,7 +11,7 @@ import type { Logger } from "@gateway/contracts";
  * answer by `waitMs`, not each answer queued behind it by `waitMs` more. Memory is then bounded
  * by the stall, as for every event.
  */
-export function largeAnswerTurns(bus: EventBus, log: Logger, waitMs = 5_000) {
+export function largeAnswerTurns(bus: EventBus, log: Logger, waitMs = 5_000): LargeAnswerTurns {
   let last: Promise<void> = Promise.resolve();
   let stalled = false;
 
@@ -43,4 +43,9 @@ export function largeAnswerTurns(bus: EventBus, log: Logger, waitMs = 5_000) {
       return turn;
     },
   };
+}
+
+export interface LargeAnswerTurns {
+  /** Runs `publish` in its turn; resolves once it has run (it never rejects). */
+  take(publish: () => void, requestId: string): Promise<void>;
 }

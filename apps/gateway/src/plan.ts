@@ -78,14 +78,7 @@ export async function planCall(ctx: PlanContext, input: PlanInput): Promise<Plan
     // The route fired but its model cannot be served: recover on the original model at once.
     return { ok: true, plan: { primary: fallback, fallback: null, fallbackReason: "error" } };
   }
-  const routed = catalogAttempt(
-    served.model,
-    served.deployment,
-    served.key,
-    request.whole(),
-    spec.wireFormat,
-    "gateway",
-  );
+  const routed = catalogAttempt(served, request.whole(), spec.wireFormat, "gateway");
   return { ok: true, plan: { primary: routed, fallback } };
 }
 
@@ -128,22 +121,20 @@ async function planManaged(ctx: PlanContext, input: PlanInput, model: string | n
   return {
     ok: true,
     plan: {
-      primary: catalogAttempt(
-        served.model,
-        served.deployment,
-        served.key,
-        input.request.whole(),
-        input.spec.wireFormat,
-        "primary",
-      ),
+      primary: catalogAttempt(served, input.request.whole(), input.spec.wireFormat, "primary"),
       fallback: null,
     },
   };
 }
 
-type Servable =
-  | { ok: true; model: CatalogModelEntry; deployment: DeploymentEntry; key: string }
-  | { ok: false; kind: GatewayErrorKind; message: string };
+/** A catalog model, its deployment in the endpoint's format, and the operator's key for it. */
+interface ServedBy {
+  model: CatalogModelEntry;
+  deployment: DeploymentEntry;
+  key: string;
+}
+
+type Servable = ({ ok: true } & ServedBy) | { ok: false; kind: GatewayErrorKind; message: string };
 
 /** A catalog model that can serve this wire format now, with the credential to call it. */
 async function servable(ctx: PlanContext, modelId: string, format: WireFormat): Promise<Servable> {
@@ -174,9 +165,7 @@ async function servable(ctx: PlanContext, modelId: string, format: WireFormat): 
 
 /** A call to a catalog deployment, paid by the operator, with the model rewritten to the deployment's. */
 function catalogAttempt(
-  model: CatalogModelEntry,
-  deployment: DeploymentEntry,
-  key: string,
+  { model, deployment, key }: ServedBy,
   request: Record<string, unknown>,
   format: WireFormat,
   route: "primary" | "gateway",

@@ -1,6 +1,15 @@
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { Dispatcher } from "undici";
 
+/** Where an upstream's response goes: the client's response, and how its body reaches it. */
+export interface Downstream {
+  readonly res: ServerResponse;
+  /** Aborts the exchange (the caller went away). */
+  readonly signal: AbortSignal;
+  /** Given the upstream's status and headers (a throw there fails the exchange): how the body reaches the client. */
+  start(statusCode: number, headers: IncomingHttpHeaders): ResponseBody;
+}
+
 /** How the upstream's body becomes the client's response. */
 export interface ResponseBody {
   /** The bytes of `chunk` the client gets now (null: none, or none yet). */
@@ -17,22 +26,20 @@ export interface ResponseBody {
  * Sends one request upstream and passes its response's body to the client as it comes, through
  * undici's dispatch handler API: the chunks go from undici's parser to `body` with no stream in
  * between (`stream()` would put two there, its handler's and a Writable of ours).
- * `onHead` is given the upstream's status and headers (a throw there fails the exchange) and
- * returns how the body reaches the client.
+ * `downstream.start` is given the upstream's status and headers and returns how the body reaches
+ * the client (one object per call: no closure made for it).
  * Resolves once the upstream's body has ended and the response has ended with it (or before it,
- * at a stream's terminal event); rejects when the upstream fails, the client goes, or `signal`
- * aborts while the upstream's body is still coming (a request still waiting for a connection is
- * aborted once it has one, or fails to get one, as with `stream()`).
+ * at a stream's terminal event); rejects when the upstream fails, the client goes, or
+ * `downstream.signal` aborts while the upstream's body is still coming (a request still waiting
+ * for a connection is aborted once it has one, or fails to get one, as with `stream()`).
  */
 export function exchange(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions,
-  signal: AbortSignal,
-  res: ServerResponse,
-  onHead: (statusCode: number, headers: IncomingHttpHeaders) => ResponseBody,
+  downstream: Downstream,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    dispatcher.dispatch(request, new UpstreamExchange(signal, res, onHead, resolve, reject));
+    dispatcher.dispatch(request, new UpstreamExchange(downstream, resolve, reject));
   });
 }
 
@@ -64,23 +71,17 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   #settled = false;
   readonly #signal: AbortSignal;
   readonly #res: ServerResponse;
-  readonly #onHead: (statusCode: number, headers: IncomingHttpHeaders) => ResponseBody;
+  readonly #downstream: Downstream;
   readonly #resolve: () => void;
   readonly #reject: (error: Error) => void;
 
-  constructor(
-    signal: AbortSignal,
-    res: ServerResponse,
-    onHead: (statusCode: number, headers: IncomingHttpHeaders) => ResponseBody,
-    resolve: () => void,
-    reject: (error: Error) => void,
-  ) {
-    this.#signal = signal;
-    this.#res = res;
-    this.#onHead = onHead;
+  constructor(downstream: Downstream, resolve: () => void, reject: (error: Error) => void) {
+    this.#downstream = downstream;
+    this.#signal = downstream.signal;
+    this.#res = downstream.res;
     this.#resolve = resolve;
     this.#reject = reject;
-    signal.addEventListener("abort", this.#onAbort);
+    this.#signal.addEventListener("abort", this.#onAbort);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController) {
@@ -95,7 +96,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   ) {
     if (statusCode < 200 || this.#settled) return;
     try {
-      this.#body = this.#onHead(statusCode, headers);
+      this.#body = this.#downstream.start(statusCode, headers);
     } catch (error) {
       this.#fail(error as Error);
     }

@@ -1,15 +1,23 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createInProcessBus } from "@gateway/bus";
+import { configReader, createInProcessCache } from "@gateway/cache";
+import { silentLogger } from "@gateway/contracts";
 import { endpointSpecs } from "@gateway/providers";
 import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Attempt, upstreamTarget } from "../src/attempt.ts";
+import type { CallContext, GatewayContext } from "../src/call-context.ts";
+import { type CallObserver, observersByHook } from "../src/call-observer.ts";
 import { type CallState, newCallState } from "../src/call-state.ts";
+import type { GatewayConfig } from "../src/config.ts";
 import { forward } from "../src/forward.ts";
+import { largeAnswerTurns } from "../src/large-answer-turns.ts";
+import type { Caller } from "../src/resolve-caller.ts";
 
 /**
- * `forward` between a real client, a real server and a real upstream, with the call's recording
- * in the test's hands: the journal write a response's end waits for is held as long as a test
+ * `forward` between a real client, a real server and a real upstream, with the call's journal
+ * write in the test's hands: the write a response's end waits for is held as long as a test
  * needs, to put upstream events inside that wait.
  */
 const frames = [
@@ -40,23 +48,69 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => upstream.close(r)));
 
+const config: GatewayConfig = {
+  providerAUrl: "http://127.0.0.1:9",
+  providerBUrl: "http://127.0.0.1:9",
+  maxBodyBytes: 1 << 22,
+  answerMemoryBytes: 1 << 20,
+  connectTimeoutMs: 1_000,
+  firstByteTimeoutMs: 1_000,
+  idleTimeoutMs: 1_000,
+  accessLog: false,
+};
+
 /**
- * Serves one call through `forward`. `record` stands for the gateway's first recording of the call;
- * a later one answers at once, as a journal with nothing left to write would: `forward` must not
- * rely on a second call waiting as long as the first.
+ * Serves one call through `forward`. `journaled` stands for the bus's journal write of the call's
+ * first recording; the answer the call recorded is read by an observer, as the call event's is.
  */
-async function serveOnce(record: (call: CallState) => Promise<void>) {
+async function serveOnce(journaled: () => Promise<void>) {
   const dispatcher = new Agent();
-  const calls: CallState[] = [];
+  const calls: { call: CallState; answer: string | undefined }[] = [];
+  const bus = createInProcessBus();
+  const reader = configReader(createInProcessCache());
+  const keepsAnswer: CallObserver = {
+    recorded(call, answer) {
+      calls.push({ call, answer: answer?.bytes().toString() });
+    },
+  };
+  const gateway: GatewayContext = {
+    config,
+    reader,
+    plan: {
+      config: reader,
+      credentials: () => undefined,
+      providerUrls: { provider_a: config.providerAUrl, provider_b: config.providerBUrl },
+      responsesKeyEnv: "UNSET",
+      random: Math.random,
+    },
+    upstream: dispatcher,
+    bus,
+    log: silentLogger,
+    random: Math.random,
+    answerLimits: { spillBytes: 1 << 20, maxBytes: 1 << 22, spillDir: "/nonexistent" },
+    limits: null,
+    observers: observersByHook([keepsAnswer]),
+    largeAnswers: largeAnswerTurns(bus, silentLogger),
+    journaled,
+  };
   const server = createServer((req, res) => {
     req.resume();
-    const call = newCallState("req_forward", endpointSpecs.chat_completions, "byo", {
-      spillBytes: 1 << 20,
-      maxBytes: 1 << 22,
-      spillDir: "/nonexistent",
-    });
+    const call = newCallState("req_forward", endpointSpecs.chat_completions, "byo");
     call.capture = { receivedHeaders: {}, requestBody: null, responseHeaders: {} };
-    calls.push(call);
+    // (a caller that is known: only such a call is recorded)
+    call.caller = {} as Caller;
+    const ctx: CallContext = {
+      gateway,
+      req,
+      res,
+      call,
+      routed: true,
+      query: "",
+      upstreamKey: "sk-test",
+      abort: new AbortController(),
+      answer: null,
+      recorded: null,
+    };
     const attempt: Attempt = {
       target: upstreamTarget(upstreamUrl),
       credential: { name: "authorization", value: "Bearer sk-test" },
@@ -68,20 +122,14 @@ async function serveOnce(record: (call: CallState) => Promise<void>) {
       managed: false,
       hideUsageChunk: false,
     };
-    let recorded = false;
-    void forward(dispatcher, call, attempt, req, res, "", false, (response) => {
-      if (recorded) return Promise.resolve();
-      recorded = true;
-      response.readFacts();
-      return record(call);
-    });
+    void forward(ctx, attempt, false);
   });
   const url = await listen(server);
   const res = await request(`${url}/v1/chat/completions`, { method: "POST", body: "{}" });
   const text = await res.body.text();
   server.close();
   await dispatcher.close();
-  return { text, call: calls[0]! };
+  return { text, recorded: calls };
 }
 
 describe("forward, a stream's end", () => {
@@ -96,10 +144,13 @@ describe("forward, a stream's end", () => {
       res.write(stream, () => res.destroy());
     };
     // the journal write is done only once the upstream's reset has reached the gateway
-    const { text, call } = await serveOnce(() => gone.then(() => new Promise((r) => setTimeout(r, 50))));
+    const { text, recorded } = await serveOnce(() => gone.then(() => new Promise((r) => setTimeout(r, 50))));
     expect(text).toBe(stream);
+    // recorded once, whole
+    expect(recorded).toHaveLength(1);
+    const [{ call, answer }] = recorded as [(typeof recorded)[number]];
     expect(call.outcome).toBe("complete");
     expect(call.usage).toMatchObject({ input_tokens: 9, output_tokens: 1 });
-    expect(call.answer?.bytes().toString()).toBe(stream);
+    expect(answer).toBe(stream);
   });
 });

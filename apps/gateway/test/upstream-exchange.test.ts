@@ -60,12 +60,14 @@ async function front(
       exchange(
         dispatcher,
         { origin: upstreamUrl, path: "/", method: "GET" },
-        signal,
-        res,
-        (status, headers) => {
-          const hooks = body(res);
-          res.writeHead(status, { "content-type": headers["content-type"] ?? "application/octet-stream" });
-          return hooks;
+        {
+          res,
+          signal,
+          start(status, headers) {
+            const hooks = body(res);
+            res.writeHead(status, { "content-type": headers["content-type"] ?? "application/octet-stream" });
+            return hooks;
+          },
         },
       ).then(
         () => settle("done"),

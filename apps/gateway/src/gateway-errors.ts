@@ -1,0 +1,69 @@
+import type { ServerResponse } from "node:http";
+import { ConfigUnavailableError } from "@gateway/cache";
+import { type GatewayErrorKind, gatewayError } from "@gateway/providers";
+import { type CallContext, keepAnswer } from "./call-context.ts";
+import { armOf, gatewayHeaders } from "./call-state.ts";
+import { recordCall } from "./record-call.ts";
+
+/** An error the gateway answers itself, in the endpoint's provider format. */
+export interface ErrorAnswer {
+  kind: GatewayErrorKind;
+  message: string;
+  /** The request field at fault, where the format names one. */
+  param?: string | null;
+  /** Headers that replace the retry headers of `kind` (a limit's 429 has its own). */
+  headers?: Record<string, string>;
+}
+
+/** Answers the call with a gateway error, the call recorded first. */
+export function fail(ctx: CallContext, answer: ErrorAnswer): Promise<void> {
+  const { call, res } = ctx;
+  const { kind, message } = answer;
+  const error = gatewayError(call.spec.wireFormat, kind, message, call.requestId, answer.param ?? null);
+  call.status = error.status;
+  call.error = { type: error.type, message };
+  if (call.capture) keepAnswer(ctx, Buffer.from(error.body));
+  return recordCall(ctx).then(() =>
+    sendJson(res, error.status, error.body, {
+      ...gatewayHeaders(call.requestId, armOf(call)),
+      ...(answer.headers ?? retryHeaders(kind)),
+    }),
+  );
+}
+
+/** A call whose handling threw: 503 to retry if the config store did not answer, else 500. */
+export function failThrown(ctx: CallContext, error: unknown): Promise<void> | undefined {
+  const { log } = ctx.gateway;
+  const requestId = ctx.call.requestId;
+  const thrown = thrownError(error);
+  if (thrown.kind === "internal") log.error("gateway request failed", { request_id: requestId, error });
+  else log.warn("config store did not answer", { request_id: requestId, error });
+  if (!ctx.res.headersSent) return fail(ctx, thrown);
+  ctx.res.destroy();
+}
+
+const internalMessage = "Internal gateway error.";
+
+export function thrownError(error: unknown): { kind: GatewayErrorKind; message: string } {
+  return error instanceof ConfigUnavailableError
+    ? {
+        kind: "config_unavailable",
+        message:
+          "The gateway could not read its configuration in time (key, project or model); retry shortly.",
+      }
+    : { kind: "internal", message: internalMessage };
+}
+
+/** A 503 of the gateway's own is over in a moment: the SDKs wait this long before their retry. */
+export function retryHeaders(kind: GatewayErrorKind): Record<string, string> {
+  return kind === "config_unavailable" ? { "retry-after": "1" } : {};
+}
+
+export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string>) {
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    ...headers,
+  });
+  res.end(body);
+}
