@@ -1,9 +1,11 @@
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { ConfigUnavailableError } from "@gateway/cache";
+import { gatewayRequestHeaders, type Logger, newId } from "@gateway/contracts";
 import { type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import { type CallContext, keepAnswer } from "./call-context.ts";
 import { armOf, gatewayHeaders } from "./call-state.ts";
 import { recordCall } from "./record-call.ts";
+import { wireFormatForPath } from "./routes.ts";
 
 /** An error the gateway answers itself, in the endpoint's provider format. */
 export interface ErrorAnswer {
@@ -40,6 +42,31 @@ export function failThrown(ctx: CallContext, error: unknown): Promise<void> | un
   else log.warn("config store did not answer", { request_id: requestId, error });
   if (!ctx.res.headersSent) return fail(ctx, thrown);
   ctx.res.destroy();
+}
+
+/**
+ * The last resort, for a request whose handling threw past every answer of its own (a bug): a
+ * 500 in the endpoint's provider format (provider A's under /v1/messages, B's elsewhere) with
+ * the gateway's headers, as every other answer; a response already under way is cut.
+ */
+export function failUnhandled({ req, res, log, error }: UnhandledFailure): void {
+  const requestId = newId("request");
+  log.error("gateway request failed", { request_id: requestId, error });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const failure = gatewayError(wireFormatForPath(req.url ?? "/"), "internal", internalMessage, requestId);
+  const mode = req.headers[gatewayRequestHeaders.upstreamKey] ? "byo" : "managed";
+  const arm = { mode, route: "primary", servedModel: null } as const;
+  sendJson(res, failure.status, failure.body, gatewayHeaders(requestId, arm));
+}
+
+interface UnhandledFailure {
+  req: IncomingMessage;
+  res: ServerResponse;
+  log: Logger;
+  error: unknown;
 }
 
 const internalMessage = "Internal gateway error.";

@@ -9,7 +9,7 @@ import { CallLimits } from "./admission.ts";
 import { resetSpillDir } from "./body-recorder.ts";
 import { type CallContext, type GatewayContext, progressFields } from "./call-context.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
-import { sendJson } from "./gateway-errors.ts";
+import { failUnhandled } from "./gateway-errors.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { serveModels } from "./models.ts";
 import { switchedOnObservers } from "./observers.ts";
@@ -114,15 +114,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
   }
 
-  function track(work: Promise<void>, res: ServerResponse) {
+  function track(work: Promise<void>, req: IncomingMessage, res: ServerResponse) {
     inFlight++;
     work
-      .catch((error: unknown) => {
-        log.error("gateway request failed", { error });
-        if (!res.headersSent)
-          sendJson(res, 500, JSON.stringify({ error: { message: "Internal gateway error." } }), {});
-        else res.destroy();
-      })
+      .catch((error: unknown) => failUnhandled({ req, res, log, error }))
       .finally(() => {
         inFlight--;
         if (inFlight === 0) onIdle?.();
@@ -134,8 +129,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (draining) res.setHeader("connection", "close");
       const path = (req.url ?? "/").split("?")[0]!;
       if (req.method === "GET" && probePaths.has(path)) return answerProbe(res, path, { draining, cache });
-      if (req.method === "GET" && path === "/v1/models") return track(serveModels(gateway, req, res), res);
-      track(handleCall(req, res), res);
+      if (req.method === "GET" && path === "/v1/models")
+        return track(serveModels(gateway, req, res), req, res);
+      track(handleCall(req, res), req, res);
     },
     stopBeingReady() {
       draining = true;

@@ -10,10 +10,10 @@ import { type Attempt, upstreamTarget } from "../src/attempt.ts";
 import type { CallContext, GatewayContext } from "../src/call-context.ts";
 import { type CallObserver, observersByHook } from "../src/call-observer.ts";
 import { type CallState, newCallState } from "../src/call-state.ts";
-import type { GatewayConfig } from "../src/config.ts";
 import { forward } from "../src/forward.ts";
 import { largeAnswerTurns } from "../src/large-answer-turns.ts";
 import type { Caller } from "../src/resolve-caller.ts";
+import { testGatewayConfig as config } from "./support/gateway-config.ts";
 
 /**
  * `forward` between a real client, a real server and a real upstream, with the call's journal
@@ -47,17 +47,6 @@ beforeAll(async () => {
   upstreamUrl = await listen(upstream);
 });
 afterAll(() => new Promise((r) => upstream.close(r)));
-
-const config: GatewayConfig = {
-  providerAUrl: "http://127.0.0.1:9",
-  providerBUrl: "http://127.0.0.1:9",
-  maxBodyBytes: 1 << 22,
-  answerMemoryBytes: 1 << 20,
-  connectTimeoutMs: 1_000,
-  firstByteTimeoutMs: 1_000,
-  idleTimeoutMs: 1_000,
-  accessLog: false,
-};
 
 /**
  * Serves one call through `forward`. `journaled` stands for the bus's journal write of the call's

@@ -15,6 +15,7 @@ import { createHttpServer, silentLogger } from "@gateway/contracts";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../src/gateway.ts";
+import { testGatewayConfig } from "./support/gateway-config.ts";
 
 const redisUrl = process.env.GATEWAY_TEST_ENGINES === "1" ? process.env.GATEWAY_TEST_REDIS_URL : undefined;
 
@@ -26,16 +27,7 @@ async function gatewayOn(cache: ConfigCache, providerBUrl = "http://127.0.0.1:9"
     log: silentLogger,
     credentials: () => undefined,
     spillDir: join(tmpdir(), `gw-probes-spill-${process.pid}`),
-    config: {
-      providerAUrl: "http://127.0.0.1:9",
-      providerBUrl,
-      maxBodyBytes: 1024,
-      answerMemoryBytes: 1024,
-      connectTimeoutMs: 1_000,
-      firstByteTimeoutMs: 1_000,
-      idleTimeoutMs: 1_000,
-      accessLog: false,
-    },
+    config: { ...testGatewayConfig, providerBUrl },
   });
   const server = createHttpServer((req, res) => gateway.handle(req, res), { log: silentLogger });
   await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
