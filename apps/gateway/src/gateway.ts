@@ -40,11 +40,6 @@ export interface GatewayDeps {
 
 export interface Gateway extends Drainable {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  drain(timeoutMs: number): Promise<{
-    drained: boolean;
-    inFlight: number;
-    calls: ReturnType<typeof progressFields>[];
-  }>;
   close(): Promise<void>;
 }
 
@@ -89,10 +84,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
     limits: callLimits,
     observers: switchedOnObservers({
-      bus,
-      cache,
-      log,
-      accessLog: config.accessLog,
+      ...deps,
       metrics,
       tracer,
       limits,

@@ -14,7 +14,7 @@ export interface ObserverParts {
   bus: EventBus;
   cache: ConfigCache;
   log: Logger;
-  accessLog: boolean;
+  config: { accessLog: boolean };
   metrics: Metrics | null;
   tracer: Tracer | null;
   limits: LimitStore | null;
@@ -33,7 +33,7 @@ export function switchedOnObservers(parts: ObserverParts): CallObservers {
   const trace = parts.tracer ? new TraceObserver(parts.tracer) : null;
   const observers: (CallObserver | null)[] = [
     metrics ? gatewayMetrics(metrics, { bus, cache, limits, inFlight: parts.inFlight }) : null,
-    parts.accessLog ? accessLog(log) : null,
+    parts.config.accessLog ? accessLog(log) : null,
     trace,
     callEventPublisher({ bus, log, traceHeaders: trace?.headersOf ?? null }),
     parts.callLimits,

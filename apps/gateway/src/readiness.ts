@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from "node:http";
 import type { ConfigCache } from "@gateway/cache";
 import { type Logger, newId } from "@gateway/contracts";
+import type { progressFields } from "./call-context.ts";
 import { gatewayHeaders } from "./call-state.ts";
 import { sendJson } from "./gateway-errors.ts";
 
@@ -15,7 +16,11 @@ export interface Drainable {
    * As `stopBeingReady`, then resolves when no request is in flight (or at the deadline, with how
    * far each call still in flight had come).
    */
-  drain(timeoutMs: number): Promise<{ drained: boolean; inFlight: number; calls: unknown[] }>;
+  drain(timeoutMs: number): Promise<{
+    drained: boolean;
+    inFlight: number;
+    calls: ReturnType<typeof progressFields>[];
+  }>;
 }
 
 /** Send it traffic: not while draining, nor before the config cache has been complete once. */
