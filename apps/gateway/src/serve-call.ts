@@ -92,6 +92,7 @@ export function endCall(ctx: CallContext): void {
   notifyEnded(ctx.gateway.observers, ctx.call);
 }
 
+/** A call whose caller is known: its request read, planned, admitted and attempted. */
 async function serveAuthenticated(ctx: AuthenticatedContext): Promise<void> {
   const { call, req, gateway } = ctx;
   const { workload } = call.caller;
@@ -149,16 +150,16 @@ async function admit(ctx: AuthenticatedContext, plan: CallPlan): Promise<CallPla
 /** The plan's primary attempt, and its fallback when the primary failed before the caller saw a byte. */
 async function attemptPlan(ctx: AuthenticatedContext, plan: CallPlan): Promise<void> {
   if (plan.fallbackReason) ctx.call.fallbackReason = plan.fallbackReason;
-  const first = await attempt(ctx, plan.primary, plan.fallback !== null);
+  const first = await attemptOnce(ctx, plan.primary, plan.fallback !== null);
   if (first !== "done" && plan.fallback) {
     // The routed arm failed before the caller saw a byte: re-issue once to the original model.
     ctx.call.fallbackReason = first;
-    await attempt(ctx, plan.fallback, false);
+    await attemptOnce(ctx, plan.fallback, false);
   }
 }
 
 /** One upstream call of the plan, noted on the call (it is the arm reported) and told to the observers. */
-async function attempt(ctx: AuthenticatedContext, attempt: Attempt, recoverable: boolean) {
+async function attemptOnce(ctx: AuthenticatedContext, attempt: Attempt, recoverable: boolean) {
   const { call, gateway } = ctx;
   const record = addAttempt(call, attempt, "under_way");
   notifyAttemptStarted(gateway.observers, call, attempt);
