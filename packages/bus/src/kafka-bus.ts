@@ -1,13 +1,15 @@
 import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
-import { type Admin, Kafka, logLevel, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Producer } from "kafkajs";
 import { lockDir } from "./dir-lock.ts";
 import type { EventBus, EventHeaders } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
 import { type BatchCodec, compressionType, defaultBatchCodec } from "./kafka-compression.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
-import { encodePayload, isBinaryValue } from "./payload.ts";
+import { deadLetters } from "./kafka-dead-letters.ts";
+import { kafkaTopics } from "./kafka-topics.ts";
+import { encodePayload } from "./payload.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
 
@@ -131,10 +133,13 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     allowAutoTopicCreation: false,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
+  const topics = kafkaTopics(kafka, {
+    partitions: options.partitions ?? 6,
+    maxMessageBytes,
+    closed: () => closed,
+  });
   const consumers: Awaited<ReturnType<typeof startGroupConsumer>>[] = [];
-  let admin: Promise<Admin> | null = null;
   let publishFailures = 0;
-  const readyTopics = new Set<string>();
 
   /** Events not yet with the broker nor in the spool, oldest first, each with its journal number. */
   const memory: (SpoolRecord & { seq: number })[] = [];
@@ -146,57 +151,6 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   let running: Promise<void> | null = null;
   let lingerTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
-
-  /** One admin client for the consumers' lag, connected on first use and again after a failure. */
-  function connectedAdmin(): Promise<Admin> {
-    if (closed) return Promise.reject(new Error("the bus is closed"));
-    if (!admin) {
-      const client = kafka.admin();
-      admin = client.connect().then(() => client);
-      admin.catch(() => {
-        admin = null;
-        void client.disconnect().catch(() => {});
-      });
-    }
-    return admin;
-  }
-
-  async function ensureTopic(topic: string) {
-    if (readyTopics.has(topic)) return;
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      // Right after a topic is made, the broker's metadata may not list it yet: kafkajs's wait
-      // for leaders retries only "leader not available", not "unknown topic" (kafkajs#815, seen
-      // here with two processes creating topics at once, and on a loaded machine), and a topic
-      // that exists already is not waited for at all. So the topic is made (a no-op when it
-      // exists), then asked for, until the broker lists it; the producer and consumers that
-      // follow refresh their metadata and would otherwise fail on the same "unknown topic".
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await admin.createTopics({
-            waitForLeaders: true,
-            topics: [
-              {
-                topic,
-                numPartitions: options.partitions ?? 6,
-                configEntries: [{ name: "max.message.bytes", value: String(maxMessageBytes) }],
-              },
-            ],
-          });
-          await admin.fetchTopicMetadata({ topics: [topic] });
-          break;
-        } catch (error) {
-          const unknownTopic = (error as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION";
-          if (!unknownTopic || attempt === 8) throw error;
-          await new Promise((wait) => setTimeout(wait, 200 * attempt));
-        }
-      }
-    } finally {
-      await admin.disconnect();
-    }
-    readyTopics.add(topic);
-  }
 
   async function send(records: SpoolRecord[]): Promise<boolean> {
     const byTopic = new Map<string, SpoolRecord[]>();
@@ -211,7 +165,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
         await producer.connect();
         connected = true;
       }
-      for (const topic of byTopic.keys()) await ensureTopic(topic);
+      for (const topic of byTopic.keys()) await topics.ensure(topic);
       partitions.nextSend();
       await producer.sendBatch({
         compression,
@@ -377,7 +331,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     whenJournaled: (then) => journal.whenWritten(then),
     maxEventBytes,
     async subscribe({ topic, group, handle }) {
-      await ensureTopic(named(topic));
+      await topics.ensure(named(topic));
       consumers.push(
         await startGroupConsumer({
           kafka,
@@ -389,29 +343,8 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
           handle,
           retryDelayMs: options.handlerRetryDelayMs,
           name: { group, topic },
-          admin: connectedAdmin,
-          onDeadLetter: (dead) => {
-            options.onDeadLetter?.(
-              group,
-              "event" in dead ? dead.event : dead.value.toString("utf8"),
-              dead.error,
-            );
-            const error = String(dead.error);
-            // through the same path as any event, so the spool keeps it while the broker is away;
-            // a binary one as it is (in base64 inside JSON, one as large as the bus carries could
-            // not be dead-lettered), what went wrong beside it
-            if (isBinaryValue(dead.value))
-              enqueue(named(`${topic}.dlq`), dead.key, dead.value, {
-                "dead-letter-group": group,
-                "dead-letter-error": error,
-              });
-            else
-              enqueue(
-                named(`${topic}.dlq`),
-                dead.key,
-                encodePayload({ group, error, value: dead.value.toString("utf8") }),
-              );
-          },
+          admin: topics.admin,
+          onDeadLetter: deadLetters({ group, topic, enqueue, named, onDeadLetter: options.onDeadLetter }),
           log,
         }),
       );
@@ -451,7 +384,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
       journal.close();
       lock.release();
       await Promise.all(consumers.map((c) => c.close()));
-      if (admin) await (await admin.catch(() => null))?.disconnect().catch(() => {});
+      await topics.close();
       await producer.disconnect().catch(() => {});
     },
   };
