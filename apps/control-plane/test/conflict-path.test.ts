@@ -1,3 +1,4 @@
+import { eventually } from "@gateway/testkit";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
@@ -37,10 +38,8 @@ describe.skipIf(!process.env.GATEWAY_TEST_POSTGRES_URL)(
       const { renamingA } = await h.db.transaction(async (tx) => {
         await tx.execute(sql`update workloads set name = 'taken' where id = ${b}`);
         const renamingA = h.cp("PATCH", `${workloads}/${a}`, { name: "taken" });
-        for (let waited = 0; (await blockedSessions()) === 0; waited += 10) {
-          if (waited > 5_000) throw new Error("the PATCH never waited on the unique index");
-          await new Promise((r) => setTimeout(r, 10));
-        }
+        // the PATCH waits on the unique index
+        await eventually(async () => (await blockedSessions()) > 0, 5_000);
         return { renamingA };
       });
 

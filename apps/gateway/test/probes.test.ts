@@ -12,6 +12,7 @@ import {
   type WorkloadEntry,
 } from "@gateway/cache";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
+import { eventually } from "@gateway/testkit";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../src/gateway.ts";
@@ -82,12 +83,10 @@ describe("gateway probes", () => {
         await new Promise((r) => setTimeout(r, 1_500));
         expect(await g.probe("/readyz")).toEqual({ status: 503, body: { status: "syncing" } });
         await writer.keepSynced(async () => writer.set("apikey:x", { id: "x" }));
-        const deadline = Date.now() + 5_000;
-        let ready = await g.probe("/readyz");
-        while (ready.status !== 200 && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 100));
-          ready = await g.probe("/readyz");
-        }
+        const ready = await eventually(async () => {
+          const answer = await g.probe("/readyz");
+          return answer.status === 200 && answer;
+        }, 5_000);
         expect(ready).toEqual({ status: 200, body: { status: "ready" } });
       } finally {
         for (const key of await writer.keys()) await writer.delete(key);

@@ -1,3 +1,4 @@
+import { eventually } from "@gateway/testkit";
 import { afterAll, describe, expect, it } from "vitest";
 import { type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts";
 
@@ -40,7 +41,7 @@ describe("the access log", () => {
     const unauthorized = await fetch(`${p.url}/v1/chat/completions`, { method: "POST", body: "{}" });
     await unauthorized.text();
     // the line is written after the answer's last byte
-    for (let i = 0; i < 50 && accessLines(p).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => accessLines(p).length >= 2, 1_000);
     const lines = accessLines(p);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({

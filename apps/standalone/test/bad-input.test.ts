@@ -43,10 +43,15 @@ describe("bad input", () => {
       body,
     });
 
+  /**
+   * `gateway`: the `x-gateway-*` headers expected beside the request id and route: whose
+   * credential (`byo` with an upstream key), and the model that ran (none before the body is read).
+   */
   async function expectProviderBError(
     res: Awaited<ReturnType<typeof chat>>,
     status: number,
     code: string | null,
+    gateway: { mode: "byo" | "managed"; effectiveModel: string } = { mode: "byo", effectiveModel: "" },
   ) {
     expect(res.statusCode).toBe(status);
     const body = (await res.body.json()) as {
@@ -57,8 +62,8 @@ describe("bad input", () => {
     expect(body.error.message.length).toBeGreaterThan(10);
     expect(res.headers["x-gateway-request-id"]).toMatch(/^req_/);
     expect(res.headers["x-gateway-route"]).toBe("primary");
-    expect(res.headers["x-gateway-mode"]).toBeDefined();
-    expect(res.headers["x-gateway-effective-model"]).toBeDefined();
+    expect(res.headers["x-gateway-mode"]).toBe(gateway.mode);
+    expect(res.headers["x-gateway-effective-model"]).toBe(gateway.effectiveModel);
   }
 
   async function expectProviderAError(
@@ -84,7 +89,10 @@ describe("bad input", () => {
       401,
       "invalid_api_key",
     );
-    await expectProviderBError(await chat({ authorization: `Basic ${h.apiKey}` }), 401, "invalid_api_key");
+    await expectProviderBError(await chat({ authorization: `Basic ${h.apiKey}` }), 401, "invalid_api_key", {
+      mode: "managed",
+      effectiveModel: "",
+    });
     await expectProviderAError(
       await messages({ "x-gateway-upstream-key": upstreamKey }),
       401,
@@ -154,7 +162,10 @@ describe("bad input", () => {
   });
 
   it("no upstream key and no catalog model: 404 model_not_found, nothing forwarded", async () => {
-    await expectProviderBError(await chat({ authorization: `Bearer ${h.apiKey}` }), 404, "model_not_found");
+    await expectProviderBError(await chat({ authorization: `Bearer ${h.apiKey}` }), 404, "model_not_found", {
+      mode: "managed",
+      effectiveModel: "gpt-5.4-mini",
+    });
     nothingForwarded();
   });
 
@@ -170,7 +181,7 @@ describe("bad input", () => {
 
   it("an unknown gateway path: 404 in the provider format", async () => {
     const res = await request(`${h.gateway.url}/v1/embeddings`, { method: "POST", body: "{}" });
-    await expectProviderBError(res, 404, "not_found");
+    await expectProviderBError(res, 404, "not_found", { mode: "managed", effectiveModel: "" });
     nothingForwarded();
   });
 });

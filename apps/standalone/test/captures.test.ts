@@ -69,8 +69,10 @@ describe.each(testStores())("captures (%s)", (store) => {
       stream: true,
       messages: [{ role: "user", content: "héllo ✓" }],
     };
+    // the mock waits before its first byte: the capture's first-byte time must show it
     const { requestId, text } = await call("/v1/messages?beta=true", body, {
       "x-gateway-tags": "team=search,env=prod",
+      "x-mock-first-byte-delay-ms": "200",
     });
     const started = Date.now();
     const listed = await eventually(async () => {
@@ -107,7 +109,9 @@ describe.each(testStores())("captures (%s)", (store) => {
       stream_outcome: "complete",
       tags: { team: "search", env: "prod" },
     });
-    expect(envelope.first_byte_ms).toBeGreaterThanOrEqual(0);
+    // 10 ms below the delay: a timer may fire a fraction of a millisecond early
+    expect(envelope.first_byte_ms).toBeGreaterThanOrEqual(190);
+    expect(envelope.first_byte_ms).toBeLessThanOrEqual(envelope.total_ms);
     const serialised = JSON.stringify(envelope);
     expect(serialised).not.toContain(upstreamKey);
     expect(serialised).not.toContain(h.apiKey);

@@ -5,6 +5,7 @@ import { silentLogger } from "@gateway/contracts";
 import { calls, freshPostgresDatabase } from "@gateway/db";
 import {
   type ControlPlaneSession,
+  eventually,
   firstOrgSession,
   type Json,
   type MockProvider,
@@ -19,6 +20,7 @@ import { type Standalone, startStandalone } from "../src/standalone.ts";
 export {
   controlPlaneClient,
   deployment,
+  eventually,
   type Json,
   keyHash,
   operatorToken,
@@ -103,17 +105,6 @@ export async function startHarness(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 2000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Waits until each of these calls has its row and its pricing job has run. */

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "@gateway/testkit";
+import { eventually, freePort } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./e2e/processes.ts";
 
@@ -28,13 +28,11 @@ describe("standalone probes", () => {
     };
     try {
       const seen = new Set<string>();
-      const deadline = Date.now() + 60_000;
-      for (;;) {
+      await eventually(async () => {
         const answers = await Promise.all([probe("/livez"), probe("/readyz")]).catch(() => null);
         if (answers) seen.add(answers.join(", "));
-        if (answers?.[1] === "200 ready" || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+        return answers?.[1] === "200 ready";
+      }, 60_000);
       // a fresh data dir takes seconds to migrate: the starting state is always seen
       expect([...seen]).toEqual(["200 alive, 503 starting", "200 alive, 200 ready"]);
     } finally {

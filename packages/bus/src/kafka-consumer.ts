@@ -2,18 +2,8 @@ import { type Logger, readWithin } from "@gateway/contracts";
 import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
+import type { DeadLetter } from "./kafka-dead-letters.ts";
 import { decodePayload } from "./payload.ts";
-
-/**
- * What a dead-lettered message was: its key and value as read, and the event (as handlers get
- * it, see `decodePayload`) when the value decoded: absent for a JSON value that does not parse.
- */
-interface DeadLetter {
-  key: string;
-  value: Buffer;
-  event?: unknown;
-  error: unknown;
-}
 
 export interface GroupConsumerOptions {
   kafka: Kafka;

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
+import { eventually } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import {
   createInProcessBus,
@@ -120,8 +121,7 @@ describe.skipIf(!engines)("event headers on Kafka (GATEWAY_TEST_ENGINES=1)", () 
     await bus.subscribe(subscription);
     bus.publish(topic, "direct", { n: 3 }, { traceparent: traceparent(5) });
     await bus.flush();
-    const deadline = Date.now() + 20_000;
-    while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => seen.length >= 3, 20_000);
     await bus.close();
     expect(seen).toEqual([
       { event: { n: 1 }, headers: { traceparent: traceparent(4), tracestate: "a=b" } },

@@ -3,6 +3,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { silentLogger } from "@gateway/contracts";
+import { eventually } from "@gateway/testkit";
 import kafkajs, { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
 import { createKafkaBus, type KafkaBusOptions } from "../src/index.ts";
@@ -129,10 +130,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     }
     for (let i = 50; i < 100; i++) bus.publish(topic, `k${i}`, { i });
     await bus.flush();
-    const deadline = Date.now() + 20_000;
-    while ((seen.a.size < 100 || seen.b.size < 100) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(() => seen.a.size >= 100 && seen.b.size >= 100, 20_000);
     await bus.close();
     expect(seen.a.size).toBe(100);
     expect(seen.b.size).toBe(100);
@@ -165,8 +163,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     bus.publish(topic, "binary", frame(3));
     bus.publish(topic, "json", { n: 4, s: "\u0000é" });
     await bus.flush();
-    const deadline = Date.now() + 20_000;
-    while (seen.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => seen.length >= 4, 20_000);
     await bus.close();
     expect(seen.map((e) => Buffer.isBuffer(e))).toEqual([true, false, true, false]);
     expect(seen).toEqual([frame(1), { n: 2 }, frame(3), { n: 4, s: "\u0000é" }]);
@@ -215,10 +212,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
         partitionOf[(JSON.parse(String(message.value)) as { i: number }).i] = partition;
       },
     });
-    const deadline = Date.now() + 30_000;
-    while (partitionOf.filter((p) => p !== undefined).length < count && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(() => partitionOf.filter((p) => p !== undefined).length >= count, 30_000);
     await reader.disconnect();
     // Each send is a run of consecutive events on one partition, and the next send is on the next.
     let sends = 1;
@@ -279,8 +273,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
         });
         for (let i = 0; i < 100; i++) (i % 2 ? gzipBus : bus).publish(topic, `k${i}`, { i, body: body(i) });
         await Promise.all([bus.flush(), gzipBus.flush()]);
-        const deadline = Date.now() + 20_000;
-        while (seen.size < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await eventually(() => seen.size >= 100, 20_000);
         await Promise.all([bus.close(), gzipBus.close()]);
         expect(seen.size).toBe(100);
         expect([...seen].every(([i, text]) => text === body(i))).toBe(true);
@@ -314,8 +307,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     for (let i = 0; i < 30; i++)
       bus.publish(topic, `k${i}`, { i, pad: randomBytes(1_500).toString("base64") });
     await bus.flush();
-    const deadline = Date.now() + 20_000;
-    while (seen.size < 30 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => seen.size >= 30, 20_000);
     await bus.close();
     expect(seen.size).toBe(30);
     // nothing left: no spool segment, an empty journal, the lock released
@@ -361,10 +353,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     await raw.disconnect();
     bus.publish(topic, "k", { i: 5 });
     await bus.flush();
-    const deadline = Date.now() + 30_000;
-    while ((seen.length < 5 || dlq.length < 3) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(() => seen.length >= 5 && dlq.length >= 3, 30_000);
     await bus.close();
     expect([...new Set(seen)].sort()).toEqual([0, 1, 3, 4, 5]);
     expect(dead.map(([group, event]) => [group, event])).toEqual([

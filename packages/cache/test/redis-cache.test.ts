@@ -1,19 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { silentLogger } from "@gateway/contracts";
-import { freePort } from "@gateway/testkit";
+import { eventually, freePort } from "@gateway/testkit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigUnavailableError, createRedisCache } from "../src/index.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-
-const until = async (probe: () => Promise<boolean>, ms: number) => {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 // A Redis of the test's own (redis-server from Debian, installed by infra/redis.sh), so it can
 // be stopped and started without disturbing the shared one.
@@ -29,7 +21,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
       log: silentLogger,
       timeoutMs: 500,
     });
-    await until(async () => {
+    await eventually(async () => {
       await probe.set("probe", 1).catch(() => {});
       return (await probe.get("probe")) === 1;
     }, 5_000);
@@ -69,7 +61,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     const revoked = Date.now();
     truth.delete("apikey:a");
     await writer.delete("apikey:a");
-    for (const r of readers) await until(async () => (await r.get("apikey:a")) === undefined, 2_000);
+    for (const r of readers) await eventually(async () => (await r.get("apikey:a")) === undefined, 2_000);
     console.log(`redis invalidation: both readers refused a deleted key within ${Date.now() - revoked} ms`);
 
     const reader = readers[0]!;
@@ -95,7 +87,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
         () => false,
         (error) => error instanceof ConfigUnavailableError,
       );
-    await until(refused, 1_000);
+    await eventually(refused, 1_000);
     const asked = Date.now();
     expect(await refused()).toBe(true);
     expect(Date.now() - asked).toBeLessThanOrEqual(20);
@@ -105,7 +97,10 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
     await writer.set("apikey:c", { id: "c" });
     await startRedis();
     // until Redis is back and rebuilt, the reader cannot read a key it never had
-    await until(async () => (await readers[1]!.get("apikey:c").catch(() => undefined)) !== undefined, 5_000);
+    await eventually(
+      async () => (await readers[1]!.get("apikey:c").catch(() => undefined)) !== undefined,
+      5_000,
+    );
     expect(await readers[1]!.get("apikey:c")).toEqual({ id: "c" });
     expect(await readers[1]!.get("apikey:b")).toEqual({ id: "b" });
     expect(await readers[1]!.get("apikey:a")).toBeUndefined();
@@ -144,7 +139,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
         await writer.set("cold:known", 1);
         await writer.set("cold:new", 2);
       });
-      await until(async () => (await reader.get("cold:known").catch(() => undefined)) === 1, 5_000);
+      await eventually(async () => (await reader.get("cold:known").catch(() => undefined)) === 1, 5_000);
       // Redis answers every read 300 ms late: past the short timeout, within the long one
       await admin.call("CLIENT", "PAUSE", "300", "ALL");
       const [known, fresh] = await Promise.all([reader.get("cold:known"), reader.get("cold:new")]);
@@ -171,7 +166,7 @@ describe.skipIf(!engines)("redis config cache (GATEWAY_TEST_ENGINES=1)", () => {
       // stays up, so no reconnect ever replays the PUBLISH that the reader needs
       await admin.call("CLIENT", "PAUSE", "500", "WRITE");
       await writer.set("slow:k", 2);
-      await until(async () => (await reader.get("slow:k")) === 2, 3_000);
+      await eventually(async () => (await reader.get("slow:k")) === 2, 3_000);
     } finally {
       await close();
     }

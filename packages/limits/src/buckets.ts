@@ -1,8 +1,8 @@
 /**
  * The arithmetic of every limit, shared by the in-process counters and mirrored by the Redis
- * script (`redis-scripts.ts`). A per-minute limit of N is a bucket of N that refills at N per
- * minute, kept as one number (GCRA): the theoretical arrival time `tat`, the instant at which
- * the bucket would be full again. Used = (tat - now) / (60 s / N). Like the providers' own
+ * scripts (`redis-admit-script.ts`, `redis-settle-script.ts`). A per-minute limit of N is a
+ * bucket of N that refills at N per minute, kept as one number (GCRA): the theoretical arrival
+ * time `tat`, the instant at which the bucket would be full again. Used = (tat - now) / (60 s / N). Like the providers' own
  * limits, an idle scope may send N at once, and sustained traffic gets N per minute.
  */
 export const minuteMs = 60_000;

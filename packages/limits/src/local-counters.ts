@@ -131,4 +131,3 @@ export function localCounters(now: () => number = Date.now, { startSpent = false
     },
   };
 }
-export type LocalCounters = ReturnType<typeof localCounters>;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { silentLogger } from "@gateway/contracts";
-import { freePort } from "@gateway/testkit";
+import { eventually, freePort } from "@gateway/testkit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisLimits } from "../src/index.ts";
@@ -14,13 +14,6 @@ const call = (scopes: ScopeLimits[], managed = true): AdmitRequest => ({
   scopes,
   managed,
 });
-const until = async (probe: () => boolean, ms: number) => {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 // A Redis of the test's own (redis-server from Debian, installed by infra/redis.sh), so that it
 // can be stopped without disturbing the shared one.
@@ -45,7 +38,7 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
       stores.push(store);
       return store;
     });
-    await until(() => replicas.every((r) => r.counting() === "shared"), 5_000);
+    await eventually(() => replicas.every((r) => r.counting() === "shared"), 5_000);
     return replicas;
   };
 
@@ -336,7 +329,7 @@ describe.skipIf(!engines)("redis limits (GATEWAY_TEST_ENGINES=1)", () => {
         return store;
       };
       const [a, b] = [twin(), twin()];
-      await until(() => a.counting() === "shared" && b.counting() === "shared", 5_000);
+      await eventually(() => a.counting() === "shared" && b.counting() === "shared", 5_000);
       const workload: ScopeLimits = { scope: "workload", id: "wl_twins", limits: { concurrent: 100 } };
       let admittedCalls = 0;
       for (let i = 0; i < 60; i++) {

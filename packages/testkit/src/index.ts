@@ -10,6 +10,7 @@ export {
   price,
   putCatalogModel,
 } from "./control-plane-client.ts";
+export { eventually } from "./eventually.ts";
 /** @public testkit's API, for tests to name: what the mocks take as `forcedFaults` */
 export type { Faults } from "./faults.ts";
 export { freePort } from "./free-port.ts";

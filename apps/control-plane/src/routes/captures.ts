@@ -3,7 +3,6 @@ import {
   type CapturePosition,
   captureIndexPage,
   findCaptureIndexRow,
-  findLiveProject,
   findWorkload,
   oldestCaptureUpload,
 } from "@gateway/db";
@@ -15,7 +14,7 @@ import { defineRoute, json, type RouteApp, type RouteSite } from "../openapi.ts"
 import type { AppEnv } from "../services/context.ts";
 import { captureListItem, captureListItemSchema } from "../services/serialize.ts";
 import { pageQuery } from "../validate.ts";
-import { projectPath, workloadPath } from "./path-params.ts";
+import { pathProject, projectPath, workloadPath } from "./path-params.ts";
 
 const listCapturesQuery = pageQuery(25);
 type ListQuery = z.output<typeof listCapturesQuery>;
@@ -43,7 +42,7 @@ export function registerCaptures(app: RouteApp, site: RouteSite) {
       responses: { 200: json("One page.", captureListResponse) },
     }),
     async (c) => {
-      const project = await liveProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       const page = await listPage(c, c.req.valid("query"), `captures:${project.id}`, {
         projectId: project.id,
       });
@@ -61,7 +60,7 @@ export function registerCaptures(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const { project_id, workload_id: workloadId } = c.req.valid("param");
-      const project = await liveProject(c, project_id);
+      const project = await pathProject(c, project_id);
       // A workload of another project (or org) is not found, rather than an empty listing.
       const workload = await findWorkload(c.get("services").db, project.id, workloadId);
       if (!workload) throw notFound("Workload");
@@ -83,7 +82,7 @@ export function registerCaptures(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const { project_id, request_id } = c.req.valid("param");
-      const project = await liveProject(c, project_id);
+      const project = await pathProject(c, project_id);
       const { db, blobs } = c.get("services");
       const row = await findCaptureIndexRow(db, project.id, request_id);
       const object = row ? await blobs.get(row.key) : undefined;
@@ -98,12 +97,6 @@ export function registerCaptures(app: RouteApp, site: RouteSite) {
       >;
     },
   );
-}
-
-async function liveProject(c: Context<AppEnv>, projectId: string) {
-  const project = await findLiveProject(c.get("services").db, c.get("orgId"), projectId);
-  if (!project) throw notFound("Project");
-  return project;
 }
 
 interface Page {

@@ -2,7 +2,6 @@ import type { Limits, LimitsUpdate } from "@gateway/contracts";
 import {
   type Db,
   findLiveApiKey,
-  findLiveProject,
   findWorkload,
   type LimitsTarget,
   readLimits,
@@ -10,8 +9,8 @@ import {
 } from "@gateway/db";
 import { notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
+import { liveProject } from "./projects.ts";
 import { scopeLimitsObject } from "./serialize.ts";
-import { liveProjectId } from "./workloads.ts";
 
 /** A key, project or workload of the org that limits are set on. */
 interface LimitsHolder {
@@ -42,8 +41,7 @@ export function apiKeyHolder(services: Services, orgId: string, keyId: string): 
 /** A live project of the org by its `proj_` id. */
 export function projectHolder(services: Services, orgId: string, projectId: string): FindLimitsHolder {
   return async (db, lock) => {
-    const row = await findLiveProject(db, orgId, projectId, { lock });
-    if (!row) throw notFound("Project");
+    const row = await liveProject(db, orgId, projectId, { lock });
     return {
       target: { scope: "project", scopeId: row.id, orgId },
       publish: (limits) => services.sync.project(row, limits),
@@ -59,8 +57,8 @@ export function workloadHolder(
   workloadId: string,
 ): FindLimitsHolder {
   return async (db, lock) => {
-    const liveId = await liveProjectId(db, orgId, projectId);
-    const row = await findWorkload(db, liveId, workloadId, { lock });
+    const project = await liveProject(db, orgId, projectId);
+    const row = await findWorkload(db, project.id, workloadId, { lock });
     if (!row) throw notFound("Workload");
     return {
       target: { scope: "workload", scopeId: row.id, orgId },

@@ -2,6 +2,7 @@ import { newId, noLimits } from "@gateway/contracts";
 import {
   type Db,
   findLiveDefaultProject,
+  findLiveProject,
   findLiveProjectBySlug,
   insertProjectWithDefaultWorkload,
   listLiveProjects,
@@ -60,6 +61,16 @@ export async function createProject(services: Services, orgId: string, slug: str
 /** One page of the org's live projects, oldest first, with one row more when another page follows. */
 export function listProjects(db: Db, orgId: string, afterId: string | null, limit: number) {
   return listLiveProjects(db, orgId, afterId, limit + 1);
+}
+
+/**
+ * The org's live project (not soft-deleted) by its `proj_` id; 404 otherwise. With `lock`, its
+ * row stays locked to the end of the transaction.
+ */
+export async function liveProject(db: Db, orgId: string, projectId: string, options = { lock: false }) {
+  const row = await findLiveProject(db, orgId, projectId, options);
+  if (!row) throw notFound("Project");
+  return row;
 }
 
 export async function findProjectBySlug(db: Db, orgId: string, slug: string) {

@@ -2,7 +2,6 @@ import { newId, noLimits } from "@gateway/contracts";
 import {
   type Db,
   deleteWorkloadById,
-  findLiveProject,
   findWorkload,
   insertWorkload,
   listProjectWorkloads,
@@ -14,19 +13,13 @@ import {
 } from "@gateway/db";
 import { ApiError, notFound } from "../errors.ts";
 import type { Services } from "./context.ts";
-
-/** The id of a live project of the org; 404 otherwise. */
-export async function liveProjectId(db: Db, orgId: string, projectId: string) {
-  const project = await findLiveProject(db, orgId, projectId);
-  if (!project) throw notFound("Project");
-  return project.id;
-}
+import { liveProject } from "./projects.ts";
 
 const duplicateName = (name: string) =>
   new ApiError("conflict", `A workload named '${name}' already exists in this project.`);
 
 export async function listWorkloads(db: Db, orgId: string, projectId: string) {
-  return listProjectWorkloads(db, await liveProjectId(db, orgId, projectId));
+  return listProjectWorkloads(db, (await liveProject(db, orgId, projectId)).id);
 }
 
 export async function createWorkload(
@@ -35,7 +28,7 @@ export async function createWorkload(
   projectId: string,
   input: { name: string; captureEnabled: boolean },
 ) {
-  const id = await liveProjectId(services.db, orgId, projectId);
+  const { id } = await liveProject(services.db, orgId, projectId);
   const row = await insertWorkload(services.db, {
     id: newId("workload"),
     projectId: id,
@@ -59,7 +52,7 @@ export async function updateWorkload(
   workloadId: string,
   compute: (current: WorkloadRow, tx: Db) => Promise<WorkloadChanges> | WorkloadChanges,
 ) {
-  const id = await liveProjectId(services.db, orgId, projectId);
+  const { id } = await liveProject(services.db, orgId, projectId);
   // A concurrent rename can win the name between the check and the write: its unique violation
   // answers 409 through the app's one conflict path (errors.ts, asApiError).
   return services.db.transaction(async (tx) => {
@@ -87,7 +80,7 @@ export async function deleteWorkload(
   projectId: string,
   workloadId: string,
 ) {
-  const id = await liveProjectId(services.db, orgId, projectId);
+  const { id } = await liveProject(services.db, orgId, projectId);
   await services.db.transaction(async (tx) => {
     // Locked, so a rename cannot commit between reading the name and dropping its cache entry.
     const row = await findWorkload(tx, id, workloadId, { lock: true });

@@ -4,8 +4,7 @@ import type { LimitStore, ScopeUse } from "@gateway/limits";
 import { z } from "zod";
 import { defineRoute, json, type RouteApp, type RouteSite } from "../../openapi.ts";
 import { windowBounds, windowParam } from "../../services/report-window.ts";
-import { projectPath } from "../path-params.ts";
-import { reportProject } from "./project-reports.ts";
+import { pathProject, projectPath } from "../path-params.ts";
 import { limitsStatusRecord } from "./schemas.ts";
 
 const limitsStatusQuery = z.strictObject({ window: windowParam("1h", "24h") });
@@ -25,7 +24,7 @@ export function registerLimitsStatus(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      const project = await reportProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       const { db, limits } = c.get("services");
       const now = new Date();
       const { start, end } = windowBounds(query.window, now);

@@ -1,5 +1,4 @@
 import {
-  findLiveProject,
   providerHealth,
   routingStatus,
   type UsageGroupKey,
@@ -9,11 +8,10 @@ import {
 } from "@gateway/db";
 import type { Context } from "hono";
 import { z } from "zod";
-import { notFound } from "../../errors.ts";
 import { defineRoute, json, type RouteApp, type RouteSite } from "../../openapi.ts";
 import type { AppEnv } from "../../services/context.ts";
 import { windowBounds, windowParam } from "../../services/report-window.ts";
-import { projectPath } from "../path-params.ts";
+import { pathProject, projectPath } from "../path-params.ts";
 import { compactLines } from "./compact-lines.ts";
 import {
   compactStatusRecord,
@@ -45,13 +43,6 @@ const usageSummaryQuery = z.strictObject({
     }),
 });
 
-/** The org's live project from `:project_id`, or 404. */
-export async function reportProject(c: Context<AppEnv>, projectId: string) {
-  const project = await findLiveProject(c.get("services").db, c.get("orgId"), projectId);
-  if (!project) throw notFound("Project");
-  return project;
-}
-
 /** Read-only reports under /admin/v1/orgs/:org_id/projects/:project_id. */
 export function registerProjectReports(app: RouteApp, site: RouteSite) {
   app.openapi(
@@ -64,7 +55,7 @@ export function registerProjectReports(app: RouteApp, site: RouteSite) {
       responses: { 200: json("Routing-status record.", routingStatusRecord) },
     }),
     async (c) => {
-      const project = await reportProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       return c.json(await routingRecord(c, project.id), 200);
     },
   );
@@ -80,7 +71,7 @@ export function registerProjectReports(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      const project = await reportProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       return c.json(await healthRecord(c, project.id, query.window), 200);
     },
   );
@@ -96,7 +87,7 @@ export function registerProjectReports(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      const project = await reportProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       const [routing, health] = await Promise.all([
         routingRecord(c, project.id),
         healthRecord(c, project.id, query.window),
@@ -126,7 +117,7 @@ export function registerProjectReports(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      const project = await reportProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       const { start, end } = windowBounds(query.window, new Date());
       const workloads = await workloadStatuses(c.get("services").db, { projectId: project.id, start, end });
       return c.json(
@@ -155,7 +146,7 @@ export function registerProjectReports(app: RouteApp, site: RouteSite) {
     }),
     async (c) => {
       const query = c.req.valid("query");
-      const project = await reportProject(c, c.req.valid("param").project_id);
+      const project = await pathProject(c, c.req.valid("param").project_id);
       const { start, end } = windowBounds(query.window, new Date());
       const groups = await usageSummaryGroups(
         c.get("services").db,
