@@ -6,8 +6,8 @@
 #     Kubernetes' schemas per release, against $KUBE_VERSIONS;
 #   - the Prometheus Operator's ServiceMonitor and PrometheusRule (CRDs: not in those schemas) by
 #     deploy/helm/crd-check, which decodes them into the operator's own Go types;
-#   and two values files that must fail: one the chart refuses to render, one that renders a field
-#   Kubernetes does not know.
+#   and values files that must fail: two the chart refuses to render (a grace period shorter than
+#   the drain, a secret in `config`), one that renders a field Kubernetes does not know.
 # Installs once, under .tools (a second run installs nothing): helm from the Go module proxy
 # (go install, ~2 min on 2 cores) into .tools/helm/bin, crd-check built beside it, and
 # kubernetes-validate from PyPI into the venv .tools/kubernetes-validate
@@ -109,17 +109,24 @@ done
 
 echo
 echo "== values that must fail"
-if helm template gw "$CHART" -f "$CHECKS/broken-grace-period.yaml" --kube-version "${KUBE_VERSIONS[0]}" \
-  >/dev/null 2>"$OUT/broken-grace-period.err"; then
-  echo "ERROR $CHECKS/broken-grace-period.yaml rendered; the chart must refuse it"
-  failed=1
-elif grep -q "terminationGracePeriodSeconds 40 must be more than" "$OUT/broken-grace-period.err"; then
-  echo "ok    $CHECKS/broken-grace-period.yaml refused: $(grep -o 'gateway: terminationGracePeriodSeconds.*' "$OUT/broken-grace-period.err")"
-else
-  cat "$OUT/broken-grace-period.err"
-  echo "ERROR $CHECKS/broken-grace-period.yaml failed for another reason than the grace period"
-  failed=1
-fi
+# values file = what the chart's refusal must say
+refused=(
+  "broken-grace-period=gateway: terminationGracePeriodSeconds 40 must be more than"
+  "broken-secret-in-config=config.GATEWAY_REDIS_PASSWORD looks like a secret"
+)
+for case in "${refused[@]}"; do
+  file="$CHECKS/${case%%=*}.yaml" expected="${case#*=}"
+  if helm template gw "$CHART" -f "$file" --kube-version "${KUBE_VERSIONS[0]}" >/dev/null 2>"$OUT/refused.err"; then
+    echo "ERROR $file rendered; the chart must refuse it"
+    failed=1
+  elif grep -qF "$expected" "$OUT/refused.err"; then
+    echo "ok    $file refused: $(grep -oF "$expected" "$OUT/refused.err")..."
+  else
+    cat "$OUT/refused.err"
+    echo "ERROR $file was refused, but not with \"$expected\""
+    failed=1
+  fi
+done
 helm template gw "$CHART" -f "$CHECKS/broken-field.yaml" --kube-version "${KUBE_VERSIONS[0]}" >"$OUT/broken-field.yaml"
 if "$VENV/bin/python" deploy/helm/validate.py "${KUBE_VERSIONS[0]}" "$OUT/broken-field.yaml" >"$OUT/broken-field.out"; then
   echo "ERROR $CHECKS/broken-field.yaml validated; the validator must refuse an unknown field"
