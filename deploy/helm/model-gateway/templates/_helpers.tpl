@@ -90,3 +90,16 @@ together (values.yaml, gateway.drain, says why). Call with (dict "app" "gateway"
 {{- toString . | quote -}}
 {{- end -}}
 {{- end }}
+
+{{/*
+The workload kind of one app: a StatefulSet for the spooling apps (all but the control plane) when
+data.persistent is on, so that each replica keeps its own volume claim; a Deployment otherwise.
+Call with (dict "root" $ "app" "gateway").
+*/}}
+{{- define "model-gateway.kind" -}}
+{{- if and .root.Values.data.persistent.enabled (ne .app "control-plane") -}}
+StatefulSet
+{{- else -}}
+Deployment
+{{- end -}}
+{{- end }}
