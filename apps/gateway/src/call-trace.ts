@@ -81,6 +81,7 @@ export class TraceObserver implements CallObserver {
   ended(call: CallState): void {
     const trace = this.#traces.get(call);
     if (!trace) return;
+    this.#traces.delete(call);
     const operation = operations[call.spec.endpoint];
     if (trace.upstream) endUpstreamSpan(trace, call, "done");
     trace.span.updateName(spanName(operation, call.requestedModel));

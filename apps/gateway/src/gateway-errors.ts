@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ConfigUnavailableError } from "@gateway/cache";
 import { gatewayRequestHeaders, type Logger, newId } from "@gateway/contracts";
-import { type GatewayErrorKind, gatewayError } from "@gateway/providers";
+import { type GatewayErrorKind, gatewayError, type WireFormat } from "@gateway/providers";
 import { type CallContext, keepAnswer } from "./call-context.ts";
-import { armOf, gatewayHeaders } from "./call-state.ts";
+import { type Arm, armOf, gatewayHeaders } from "./call-state.ts";
 import { recordCall } from "./record-call.ts";
 import { wireFormatForPath } from "./routes.ts";
 
@@ -46,27 +46,42 @@ export function failThrown(ctx: CallContext, error: unknown): Promise<void> | un
 
 /**
  * The last resort, for a request whose handling threw past every answer of its own (a bug): a
- * 500 in the endpoint's provider format (provider A's under /v1/messages, B's elsewhere) with
- * the gateway's headers, as every other answer; a response already under way is cut.
+ * 500 in the endpoint's provider format with the gateway's headers, as every other answer, under
+ * the call's own request id and arm when the call had begun (its log line, event and span say the
+ * same id); a response already under way is cut.
  */
-export function failUnhandled({ req, res, log, error }: UnhandledFailure): void {
-  const requestId = newId("request");
-  log.error("gateway request failed", { request_id: requestId, error });
+export function failUnhandled({ res, log, error, as }: UnhandledFailure): void {
+  log.error("gateway request failed", { request_id: as.requestId, error });
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const failure = gatewayError(wireFormatForPath(req.url ?? "/"), "internal", internalMessage, requestId);
+  const failure = gatewayError(as.format, "internal", internalMessage, as.requestId);
+  sendJson(res, failure.status, failure.body, gatewayHeaders(as.requestId, as.arm));
+}
+
+/** What a last-resort answer says it answers: the endpoint's format, a request id, an arm. */
+export interface AnsweredAs {
+  format: WireFormat;
+  requestId: string;
+  arm: Pick<Arm, "mode" | "route" | "servedModel">;
+}
+
+/** A request that threw before it became a call: a fresh id, the format of its path, the mode its headers ask for. */
+export function requestAnsweredAs(req: IncomingMessage): AnsweredAs {
   const mode = req.headers[gatewayRequestHeaders.upstreamKey] ? "byo" : "managed";
-  const arm = { mode, route: "primary", servedModel: null } as const;
-  sendJson(res, failure.status, failure.body, gatewayHeaders(requestId, arm));
+  return {
+    format: wireFormatForPath(req.url ?? "/"),
+    requestId: newId("request"),
+    arm: { mode, route: "primary", servedModel: null },
+  };
 }
 
 interface UnhandledFailure {
-  req: IncomingMessage;
   res: ServerResponse;
   log: Logger;
   error: unknown;
+  as: AnsweredAs;
 }
 
 const internalMessage = "Internal gateway error.";

@@ -8,8 +8,9 @@ import { Agent } from "undici";
 import { CallLimits } from "./admission.ts";
 import { resetSpillDir } from "./body-recorder.ts";
 import { type CallContext, type GatewayContext, progressFields } from "./call-context.ts";
+import { armOf } from "./call-state.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
-import { failUnhandled } from "./gateway-errors.ts";
+import { failUnhandled, requestAnsweredAs } from "./gateway-errors.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { serveModels } from "./models.ts";
 import { switchedOnObservers } from "./observers.ts";
@@ -100,6 +101,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     callsInFlight.add(ctx);
     try {
       await serveCall(ctx);
+    } catch (error) {
+      const as = { format: ctx.call.spec.wireFormat, requestId: ctx.call.requestId, arm: armOf(ctx.call) };
+      failUnhandled({ res, log, error, as });
     } finally {
       callsInFlight.delete(ctx);
       endCall(ctx);
@@ -109,7 +113,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   function track(work: Promise<void>, req: IncomingMessage, res: ServerResponse) {
     inFlight++;
     work
-      .catch((error: unknown) => failUnhandled({ req, res, log, error }))
+      .catch((error: unknown) => failUnhandled({ res, log, error, as: requestAnsweredAs(req) }))
       .finally(() => {
         inFlight--;
         if (inFlight === 0) onIdle?.();

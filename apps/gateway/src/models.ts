@@ -4,7 +4,7 @@ import { newId } from "@gateway/contracts";
 import { type GatewayErrorKind, gatewayError } from "@gateway/providers";
 import type { GatewayContext } from "./call-context.ts";
 import { gatewayHeaders } from "./call-state.ts";
-import { retryHeaders, sendJson, thrownError } from "./gateway-errors.ts";
+import { failUnhandled, retryHeaders, sendJson, thrownError } from "./gateway-errors.ts";
 import { noteKeyUse } from "./record-call.ts";
 import { authenticate } from "./resolve-caller.ts";
 
@@ -13,7 +13,8 @@ const listArm = { mode: "managed", route: "primary", servedModel: null } as cons
 
 /**
  * `GET /v1/models`, for any valid gateway key (no call event: its key's use is noted). A config
- * store that does not answer is a 503 to retry; any other failure is the gateway's catch-all.
+ * store that does not answer is a 503 to retry; any other failure is the gateway's catch-all,
+ * under this request's id and the list's arm.
  */
 export async function serveModels(gateway: GatewayContext, req: IncomingMessage, res: ServerResponse) {
   const requestId = newId("request");
@@ -28,7 +29,10 @@ export async function serveModels(gateway: GatewayContext, req: IncomingMessage,
     sendJson(res, 200, await modelList(gateway.reader), gatewayHeaders(requestId, listArm));
   } catch (error) {
     const thrown = thrownError(error);
-    if (thrown.kind === "internal") throw error;
+    if (thrown.kind === "internal") {
+      const as = { format: "chat_completions", requestId, arm: listArm } as const;
+      return failUnhandled({ res, log: gateway.log, error, as });
+    }
     refuse(thrown.kind, thrown.message);
   }
 }

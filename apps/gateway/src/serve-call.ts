@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gatewayRequestHeaders, newId } from "@gateway/contracts";
 import { endpointSpecs } from "@gateway/providers";
-import { refusalAnswer } from "./admission.ts";
+import { type CallLimits, refusalAnswer } from "./admission.ts";
 import type { Attempt, CallPlan } from "./attempt.ts";
 import {
   type AuthenticatedContext,
@@ -67,7 +67,7 @@ export async function serveCall(ctx: CallContext): Promise<void> {
   }
   if (!resolved.ok) {
     if (resolved.apiKey) noteKeyUse(gateway.bus, resolved.apiKey);
-    return fail(ctx, resolved);
+    return fail(ctx, { kind: resolved.kind, message: resolved.message });
   }
   const authenticated = withCaller(ctx, resolved.caller);
   // Registered before anything is awaited, so a caller who leaves at any point aborts the upstream.
@@ -128,16 +128,19 @@ async function serveAuthenticated(ctx: AuthenticatedContext): Promise<void> {
     upstreamKey: ctx.upstreamKey,
     workload,
   });
-  if (!planned.ok) return fail(ctx, planned);
-  const plan = await admit(ctx, planned.plan);
+  if (!planned.ok) return fail(ctx, { kind: planned.kind, message: planned.message, param: planned.param });
+  // (no await at all when no limit is enforced: most calls)
+  const plan = gateway.limits ? await admit(ctx, gateway.limits, planned.plan) : planned.plan;
   if (plan) await attemptPlan(ctx, plan);
 }
 
 /** The limits stage: the plan to follow (the same or a cheaper one), or null when a limit refused the call (answered here). */
-async function admit(ctx: AuthenticatedContext, plan: CallPlan): Promise<CallPlan | null> {
+async function admit(
+  ctx: AuthenticatedContext,
+  limits: CallLimits,
+  plan: CallPlan,
+): Promise<CallPlan | null> {
   const { call } = ctx;
-  const limits = ctx.gateway.limits;
-  if (!limits) return plan;
   const admitted = await limits.admit(call, plan);
   if (admitted.ok) return admitted.plan;
   const { refusal } = admitted;
