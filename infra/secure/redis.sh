@@ -43,13 +43,11 @@ is_sentinel() { [[ " ${SENTINEL_PORTS[*]} " == *" $1 "* ]]; }
 
 # cli PORT ARGS...: redis-cli over TLS with the CA, as the test user or as a sentinel's client
 cli() {
-  local port="$1" auth
+  local port="$1" user=() password="$SECURE_REDIS_PASSWORD"
   shift
-  if is_sentinel "$port"; then auth=(--pass "$SECURE_REDIS_SENTINEL_PASSWORD"); else
-    auth=(--user "$SECURE_REDIS_USER" --pass "$SECURE_REDIS_PASSWORD")
-  fi
-  REDISCLI_AUTH= redis-cli --tls --cacert "$CA/ca.crt" -h 127.0.0.1 -p "$port" "${auth[@]}" \
-    --no-auth-warning "$@"
+  if is_sentinel "$port"; then password="$SECURE_REDIS_SENTINEL_PASSWORD"; else user=(--user "$SECURE_REDIS_USER"); fi
+  # the password through the environment, not the command line that ps shows
+  REDISCLI_AUTH="$password" redis-cli --tls --cacert "$CA/ca.crt" -h 127.0.0.1 -p "$port" "${user[@]}" "$@"
 }
 
 tls_conf() {
@@ -116,11 +114,11 @@ all_running() {
 
 in_sync() { cli "$SECURE_REDIS_REPLICA_PORT" info replication 2>/dev/null | grep -q "master_link_status:up"; }
 sentinels_agree() {
-  local p
+  local p info
   for p in "${SENTINEL_PORTS[@]}"; do
-    cli "$p" sentinel master "$MASTER" 2>/dev/null | grep -qx "num-other-sentinels" || return 1
-    [[ "$(cli "$p" sentinel master "$MASTER" | sed -n '/^num-other-sentinels$/{n;p}')" == 2 ]] || return 1
-    [[ "$(cli "$p" sentinel master "$MASTER" | sed -n '/^num-slaves$/{n;p}')" == 1 ]] || return 1
+    info="$(cli "$p" sentinel master "$MASTER" 2>/dev/null)" || return 1
+    [[ "$(sed -n '/^num-other-sentinels$/{n;p}' <<<"$info")" == 2 ]] || return 1
+    [[ "$(sed -n '/^num-slaves$/{n;p}' <<<"$info")" == 1 ]] || return 1
   done
 }
 
