@@ -5,7 +5,8 @@
 #
 #   infra/secure/kafka.sh start        format the nodes once (with the SCRAM users), start the
 #                                      three, wait until each serves, add the ACLs (idempotent)
-#   infra/secure/kafka.sh stop         stop the nodes this script started (by their pids)
+#   infra/secure/kafka.sh stop         stop the nodes this script started (by their pids, all at
+#                                      once; a node left alone, without a quorum, SIGKILLed after 3 s)
 #   infra/secure/kafka.sh status       running/stopped per node (exit 0 when all run, 3 when not)
 #   infra/secure/kafka.sh url          the SASL_SSL bootstrap list (host:port,...)
 #   infra/secure/kafka.sh mtls-url     the mutual-TLS bootstrap list
@@ -25,6 +26,8 @@ ENGINE=secure/kafka
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=infra/kafka/broker.sh
 source "$REPO/infra/kafka/broker.sh"
+# shellcheck source=infra/secure/kafka-acls.sh
+source "$REPO/infra/secure/kafka-acls.sh"
 
 ROOT="$SECURE_DIR/kafka"
 NODES=(1 2 3)
@@ -145,41 +148,6 @@ wait_node() {
   die "node $n did not become ready on 127.0.0.1:$(sasl_port "$n")"
 }
 
-# the super user's client settings (the brokers' own certificate, on the mutual-TLS listener)
-admin_config() {
-  {
-    echo "security.protocol=SSL"
-    tls_settings ""
-  } >"$ROOT/admin.properties"
-  echo "$ROOT/admin.properties"
-}
-
-# add_acls: what the gateway's apps need, for SASL user $USER_NAME and the CA's client
-# certificate; kept in the metadata log, so added again only when the wanted set changes
-add_acls() {
-  local config prefix wanted topics=() groups=() args=()
-  wanted="$USER_NAME $SECURE_KAFKA_ACL_PREFIXES"
-  [[ "$(cat "$ROOT/acls.done" 2>/dev/null)" == "$wanted" ]] && return 0
-  config="$(admin_config)"
-  args=(--allow-principal "User:$USER_NAME" --allow-principal "User:CN=gateway-test-client")
-  for prefix in $SECURE_KAFKA_ACL_PREFIXES; do
-    topics+=(--topic "$prefix")
-    groups+=(--group "$prefix")
-  done
-  acl() {
-    run_tool "$(node_dir 1)" kafka.admin.AclCommand --bootstrap-server "$(list mtls_port)" \
-      --command-config "$config" --add --force "${args[@]}" "$@" >>"$ROOT/acls.log" 2>&1 ||
-      die "adding ACLs failed (see $ROOT/acls.log)"
-  }
-  : >"$ROOT/acls.log"
-  # idempotent producers (kafkajs asks for a producer id with the cluster's IdempotentWrite)
-  acl --cluster --operation IdempotentWrite --operation Describe
-  acl --resource-pattern-type prefixed "${topics[@]}" --operation Read --operation Write \
-    --operation Create --operation Describe --operation DescribeConfigs
-  acl --resource-pattern-type prefixed "${groups[@]}" --operation Read --operation Describe
-  echo "$wanted" >"$ROOT/acls.done"
-}
-
 start() {
   local n t0=$SECONDS
   fetch_jars
@@ -192,15 +160,35 @@ start() {
   log "running: $(url) (SASL_SSL), $(list mtls_port) (mutual TLS), ready in $((SECONDS - t0)) s"
 }
 
+# kill_hard PIDFILE: SIGKILL, wait until the process is gone (its ports free), forget the pid
+kill_hard() {
+  kill -KILL "$(cat "$1")" 2>/dev/null || true
+  wait_for 10 eval "! pid_alive '$1'" || true
+  rm -f "$1"
+}
+
+# alive: pid files of the nodes that run
+alive() {
+  local n
+  for n in "${NODES[@]}"; do if pid_alive "$(node_dir "$n")/kafka.pid"; then echo "$(node_dir "$n")/kafka.pid"; fi; done
+}
+
 stop() {
-  local n pidfile
-  # all at once: the last broker of a cluster stopped one by one would wait for a controller
-  # quorum that is gone (and be killed after 30 s)
-  for n in "${NODES[@]}"; do
-    pidfile="$(node_dir "$n")/kafka.pid"
-    if pid_alive "$pidfile"; then kill -TERM "$(cat "$pidfile")"; fi
+  local pidfile left i lone=0
+  # all at once: a node stopped after the others would wait for a controller quorum that is gone
+  for pidfile in $(alive); do kill -TERM "$(cat "$pidfile")"; done
+  for ((i = 0; i < 300; i++)); do
+    left="$(alive)"
+    [[ -z "$left" ]] && break
+    # the last node left has lost its quorum (2 of 3) and cannot finish a controlled shutdown
+    if [[ "$(wc -l <<<"$left")" == 1 ]] && ((++lone > 30)); then break; fi
+    sleep 0.1
   done
-  for n in "${NODES[@]}"; do stop_pid "$(node_dir "$n")/kafka.pid" 30; done
+  for pidfile in $(alive); do
+    log "$(basename "$(dirname "$pidfile")") alone cannot finish a controlled shutdown: SIGKILL"
+    kill_hard "$pidfile"
+  done
+  rm -f "$ROOT"/node*/kafka.pid
 }
 
 status() {
@@ -226,9 +214,7 @@ kill_node() {
   n="$(node_arg "${1:-}")"
   pidfile="$(node_dir "$n")/kafka.pid"
   pid_alive "$pidfile" || die "node $n is not running"
-  kill -KILL "$(cat "$pidfile")"
-  wait_for 10 eval "! pid_alive '$pidfile'"
-  rm -f "$pidfile"
+  kill_hard "$pidfile"
   log "node $n killed (SIGKILL)"
 }
 
