@@ -6,7 +6,7 @@
 admin_config() {
   {
     echo "security.protocol=SSL"
-    tls_settings ""
+    tls_settings
   } >"$ROOT/admin.properties"
   echo "$ROOT/admin.properties"
 }

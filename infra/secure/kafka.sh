@@ -51,13 +51,13 @@ voters() {
   echo "$out"
 }
 
-# the TLS settings of one listener (or of the broker's own client side: empty prefix)
+# the brokers' TLS identity and trust, from the CA's PEM files (also the admin client's)
 tls_settings() {
   cat <<CONF
-${1}ssl.keystore.type=PEM
-${1}ssl.keystore.location=$CA/server-chain.pem
-${1}ssl.truststore.type=PEM
-${1}ssl.truststore.location=$CA/ca.crt
+ssl.keystore.type=PEM
+ssl.keystore.location=$CA/server-chain.pem
+ssl.truststore.type=PEM
+ssl.truststore.location=$CA/ca.crt
 CONF
 }
 
@@ -75,7 +75,7 @@ advertised.listeners=SASL_SSL://127.0.0.1:$(sasl_port "$n"),MTLS://127.0.0.1:$(m
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=MTLS
 listener.security.protocol.map=SASL_SSL:SASL_SSL,MTLS:SSL,CONTROLLER:SSL
-$(tls_settings "")
+$(tls_settings)
 ssl.endpoint.identification.algorithm=https
 listener.name.mtls.ssl.client.auth=required
 listener.name.controller.ssl.client.auth=required
@@ -88,8 +88,10 @@ super.users=$SUPER
 allow.everyone.if.no.acl.found=false
 log.dirs=$dir/data
 $(topic_settings 3 2)
-# a follower a broker has not heard from for 10 s leaves the ISR (the default, said out loud)
-replica.lag.time.max.ms=10000
+# what a failover's length hangs on, at Kafka's defaults (said out loud): a broker whose
+# heartbeats stop is fenced after 9 s, then its partitions get new leaders from the ISR
+broker.heartbeat.interval.ms=2000
+broker.session.timeout.ms=9000
 CONF
   write_log4j "$dir"
 }
@@ -229,6 +231,8 @@ start_node() {
 # leaders TOPIC: through kafkajs (packages/bus's), as the super user over mutual TLS
 leaders() {
   [[ -n "${1:-}" ]] || die "give a topic"
+  # shellcheck source=scripts/toolchain.sh
+  source "$REPO/scripts/toolchain.sh" >/dev/null
   SECURE_KAFKA_MTLS_BROKERS="$(list mtls_port)" node "$REPO/infra/secure/smoke/kafka-leaders.mjs" "$1"
 }
 

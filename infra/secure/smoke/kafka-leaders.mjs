@@ -15,6 +15,9 @@ try {
   const { topics } = await admin.fetchTopicMetadata({ topics: [process.argv[2]] });
   for (const p of topics[0].partitions.sort((a, b) => a.partitionId - b.partitionId))
     console.log(`${p.partitionId} ${p.leader} ${p.replicas.join(",")} ${p.isr.join(",")}`);
+} catch (error) {
+  console.error(`leaders of ${process.argv[2]}: ${error.type ?? error.message}`);
+  process.exitCode = 1;
 } finally {
   await admin.disconnect();
 }
