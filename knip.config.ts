@@ -27,8 +27,9 @@ const config: KnipConfig = {
   includeEntryExports: true,
   workspaces: {
     ".": {
-      // .ci/run starts it by path: `node --experimental-strip-types .ci/vitest-report.ts summary|crashed …`
-      entry: [".ci/vitest-report.ts"],
+      // .ci/run starts it by path: `node --experimental-strip-types .ci/vitest-report.ts summary|crashed …`;
+      // infra/secure/smoke.sh and infra/secure/kafka.sh start the secured engines' checks by path
+      entry: [".ci/vitest-report.ts", "infra/secure/smoke/*.mjs"],
     },
     "apps/*": { vitest: tests },
     "packages/*": { vitest: tests },

@@ -18,29 +18,18 @@ set -euo pipefail
 ENGINE=kafka
 # shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=infra/kafka/broker.sh
+source "$REPO/infra/kafka/broker.sh"
 
 # KAFKA_DIR: a second private broker (the fault tests stop and start one of their own);
 # the jars are shared
 DIR="${KAFKA_DIR:-$TOOLS/kafka}"
-LIBS="$TOOLS/kafka/libs"
 DATA="$DIR/data"
 PIDFILE="$DIR/kafka.pid"
 PORT="$GATEWAY_KAFKA_PORT"
 CPORT="$GATEWAY_KAFKA_CONTROLLER_PORT"
-MAXMSG="$GATEWAY_KAFKA_MAX_MESSAGE_BYTES"
 
 url() { echo "127.0.0.1:$PORT"; }
-
-fetch_jars() {
-  [[ -f "$LIBS/.complete" ]] && return 0
-  command -v java >/dev/null 2>&1 || die "need Java 17+ (java on PATH)"
-  command -v mvn >/dev/null 2>&1 || apt_install maven
-  log "resolving the Kafka broker's jars from Maven Central into $LIBS (once)"
-  rm -rf "$LIBS"
-  mvn -q -B -f "$REPO/infra/kafka/pom.xml" dependency:copy-dependencies \
-    -DincludeScope=runtime -DoutputDirectory="$LIBS" >&2 || die "mvn could not resolve the Kafka jars"
-  touch "$LIBS/.complete"
-}
 
 write_config() {
   mkdir -p "$DATA"
@@ -55,29 +44,9 @@ controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$DATA
-num.partitions=$GATEWAY_KAFKA_PARTITIONS
-auto.create.topics.enable=false
-offsets.topic.replication.factor=1
-offsets.topic.num.partitions=3
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-# consumers join at once instead of waiting 3 s for more members
-group.initial.rebalance.delay.ms=0
-# captures carry raw bodies inline (up to 32 MiB each way, base64 when binary)
-message.max.bytes=$MAXMSG
-replica.fetch.max.bytes=$MAXMSG
-socket.request.max.bytes=$((MAXMSG * 2))
-log.retention.hours=24
+$(topic_settings 1 1)
 CONF
-  cat >"$DIR/log4j.properties" <<CONF
-log4j.rootLogger=INFO, file
-log4j.appender.file=org.apache.log4j.FileAppender
-log4j.appender.file.File=$DIR/server.log
-log4j.appender.file.layout=org.apache.log4j.PatternLayout
-log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
-log4j.logger.kafka.request.logger=WARN
-log4j.logger.state.change.logger=WARN
-CONF
+  write_log4j "$DIR"
 }
 
 java_run() {
@@ -95,7 +64,7 @@ format_storage() {
   }
 }
 
-ready() { port_open "$PORT" && grep -q "Kafka Server started" "$DIR/server.log" 2>/dev/null; }
+ready() { port_open "$PORT" && broker_started "$DIR"; }
 
 start() {
   if pid_alive "$PIDFILE"; then

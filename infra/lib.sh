@@ -6,12 +6,16 @@
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 TOOLS="$REPO/.tools" # used by the scripts that source this file
 export TOOLS
-# shared settings; a variable already set in the environment wins
-while IFS='=' read -r _k _v; do
-  [[ "$_k" =~ ^[A-Z_][A-Z0-9_]*$ ]] || continue
-  [[ -n "${!_k+x}" ]] || export "$_k=$_v"
-done <"$REPO/infra/distributed.env"
-unset _k _v
+# load_env FILE: exports FILE's KEY=value lines; a variable already set in the environment wins
+load_env() {
+  local k v
+  while IFS='=' read -r k v; do
+    [[ "$k" =~ ^[A-Z_][A-Z0-9_]*$ ]] || continue
+    [[ -n "${!k+x}" ]] || export "$k=$v"
+  done <"$1"
+}
+# shared settings
+load_env "$REPO/infra/distributed.env"
 
 log() { echo "$ENGINE.sh: $*" >&2; }
 die() {

@@ -9,11 +9,16 @@
 #
 # This is NOT Debian's system service: it is a cluster of its own in PG_DATA_DIR,
 # listening on 127.0.0.1 only (no Unix socket), trust auth for loopback, fsync off.
+# With PG_TLS_DIR (infra/secure/postgres.sh sets it): TLS only (`hostssl`), scram-sha-256
+# passwords, and an application user that owns the database.
 #
 # Environment:
 #   PG_DATA_DIR   data directory (default <repo>/.tools/pg)
 #   PG_PORT       TCP port on 127.0.0.1 (default 55432)
 #   PG_DATABASE   database created on start (default gateway)
+#   PG_TLS_DIR    a folder with ca.crt, server.crt and server.key (infra/secure/ca.sh): TLS on,
+#                 set when the cluster is made (initdb); then also PG_PASSWORD (the postgres
+#                 superuser's), PG_APP_USER and PG_APP_PASSWORD (the owner of PG_DATABASE)
 set -euo pipefail
 
 ENGINE=postgres
@@ -23,6 +28,13 @@ PG_PORT="${PG_PORT:-55432}"
 PG_DATABASE="${PG_DATABASE:-gateway}"
 PG_HOST=127.0.0.1
 PG_USER=postgres
+PG_TLS_DIR="${PG_TLS_DIR:-}"
+if [[ -n "$PG_TLS_DIR" ]]; then
+  : "${PG_PASSWORD:?PG_TLS_DIR needs PG_PASSWORD}" "${PG_APP_USER:?PG_TLS_DIR needs PG_APP_USER}" \
+    "${PG_APP_PASSWORD:?PG_TLS_DIR needs PG_APP_PASSWORD}"
+  # the script's own psql and pg_isready verify the server as any client must
+  export PGPASSWORD="$PG_PASSWORD" PGSSLMODE=verify-full PGSSLROOTCERT="$PG_TLS_DIR/ca.crt"
+fi
 
 # newest /usr/lib/postgresql/<major>/bin, empty if none
 pg_bindir() {
@@ -68,7 +80,11 @@ pg_running() {
 }
 
 url() {
-  echo "postgres://$PG_USER@$PG_HOST:$PG_PORT/$PG_DATABASE"
+  if [[ -n "$PG_TLS_DIR" ]]; then
+    echo "postgres://$PG_APP_USER:$PG_APP_PASSWORD@$PG_HOST:$PG_PORT/$PG_DATABASE?sslmode=verify-full&sslrootcert=$PG_TLS_DIR/ca.crt"
+  else
+    echo "postgres://$PG_USER@$PG_HOST:$PG_PORT/$PG_DATABASE"
+  fi
 }
 
 init_cluster() {
@@ -81,12 +97,23 @@ init_cluster() {
     mkdir -p "$DATA"
   fi
   chmod 0700 "$DATA"
-  as_pg "$BIN/initdb" -D "$DATA" -U "$PG_USER" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+  local auth=(--auth=trust)
+  if [[ -n "$PG_TLS_DIR" ]]; then
+    (umask 077 && echo "$PG_PASSWORD" >"$DATA.pw")
+    [[ $EUID -ne 0 ]] || chown postgres "$DATA.pw"
+    auth=(--auth=scram-sha-256 --pwfile="$DATA.pw")
+  fi
+  as_pg "$BIN/initdb" -D "$DATA" -U "$PG_USER" "${auth[@]}" --encoding=UTF8 --locale=C.UTF-8 \
     --no-sync >"$DATA.initdb.log" 2>&1 || {
     cat "$DATA.initdb.log" >&2
+    rm -f "$DATA.pw"
     die "initdb failed"
   }
-  rm -f "$DATA.initdb.log"
+  rm -f "$DATA.initdb.log" "$DATA.pw"
+  if [[ -n "$PG_TLS_DIR" ]]; then
+    init_tls
+    return
+  fi
   # loopback TCP only
   as_pg tee "$DATA/pg_hba.conf" >/dev/null <<'EOF'
 # TYPE  DATABASE  USER  ADDRESS       METHOD
@@ -94,6 +121,44 @@ host    all       all   127.0.0.1/32  trust
 host    replication all 127.0.0.1/32  trust
 EOF
   echo "include_if_exists = 'gateway.conf'" | as_pg tee -a "$DATA/postgresql.conf" >/dev/null
+}
+
+# create_database: PG_DATABASE, owned by the application user when there is one
+create_database() {
+  local owner=""
+  if [[ -n "$PG_TLS_DIR" ]]; then
+    if [[ "$(psql_q -d postgres -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$PG_APP_USER'")" != 1 ]]; then
+      psql_q -d postgres -c "CREATE ROLE \"$PG_APP_USER\" LOGIN PASSWORD '$PG_APP_PASSWORD'"
+    fi
+    owner=" OWNER \"$PG_APP_USER\""
+  fi
+  if [[ "$(psql_q -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'")" != 1 ]]; then
+    psql_q -d postgres -c "CREATE DATABASE \"$PG_DATABASE\"$owner"
+  fi
+}
+
+# init_tls: the server's certificate in the data dir (the server wants its key private to it);
+# loopback TCP over TLS only, passwords as SCRAM
+init_tls() {
+  local f
+  as_pg mkdir -p "$DATA/tls"
+  for f in ca.crt server.crt server.key; do
+    as_pg tee "$DATA/tls/$f" <"$PG_TLS_DIR/$f" >/dev/null || die "cannot read $PG_TLS_DIR/$f"
+  done
+  as_pg chmod 0600 "$DATA/tls/server.key"
+  as_pg tee "$DATA/pg_hba.conf" >/dev/null <<'EOF'
+# TYPE   DATABASE  USER  ADDRESS       METHOD
+hostssl  all       all   127.0.0.1/32  scram-sha-256
+EOF
+  as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<'EOF'
+include_if_exists = 'gateway.conf'
+ssl = on
+ssl_cert_file = 'tls/server.crt'
+ssl_key_file = 'tls/server.key'
+ssl_ca_file = 'tls/ca.crt'
+ssl_min_protocol_version = 'TLSv1.2'
+password_encryption = 'scram-sha-256'
+EOF
 }
 
 write_runtime_conf() {
@@ -144,9 +209,7 @@ start() {
     tail -n 30 "$logfile" >&2 || true
     die "server did not become ready on $PG_HOST:$PG_PORT"
   }
-  if [[ "$(psql_q -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'")" != 1 ]]; then
-    psql_q -d postgres -c "CREATE DATABASE \"$PG_DATABASE\""
-  fi
+  create_database
   log "running: $(url) (data: $DATA)"
 }
 
