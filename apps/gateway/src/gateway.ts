@@ -7,11 +7,11 @@ import {
   type KeyUsageEvent,
   keyUsageTopic,
   type Logger,
-  type Metrics,
   newId,
 } from "@gateway/contracts";
 import type { LimitStore } from "@gateway/limits";
 import { endpointSpecs, type GatewayErrorKind, gatewayError } from "@gateway/providers";
+import type { Metrics } from "@gateway/runtime";
 import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
 import { admit, refusalAnswer, settleLimits } from "./admission.ts";
