@@ -19,11 +19,13 @@ import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from 
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import {
+  aliveAnswer,
   createHttpServer,
   createLogger,
   drainSettings,
   listen,
   metricsFor,
+  readyAnswer,
   withMetricsRoute,
 } from "@gateway/runtime";
 import type { Tracer } from "@gateway/tracing";
@@ -104,12 +106,12 @@ function answerStarting(req: IncomingMessage, res: ServerResponse) {
   const alive = req.url === "/livez";
   const body = JSON.stringify(
     alive
-      ? { status: "alive" }
+      ? aliveAnswer.body
       : req.url === "/readyz"
-        ? { status: "starting" }
+        ? readyAnswer({ ready: false, reason: "starting" }).body
         : { error: { code: "starting", message: "The server is starting; retry in a moment." } },
   );
-  res.writeHead(alive ? 200 : 503, {
+  res.writeHead(alive ? aliveAnswer.status : 503, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     ...(alive ? {} : { "retry-after": "1" }),
