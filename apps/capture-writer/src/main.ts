@@ -14,7 +14,7 @@ await runConsumerApp({
     if (metrics) registerConsumerMetrics(metrics, deps.bus);
     return {
       readiness: consumerReadiness(deps.bus, deps.db),
-      start: async (tracer) => void (await startCaptureWriter({ ...deps, tracer })),
+      start: (tracer) => startCaptureWriter({ ...deps, tracer }),
       close,
     };
   },

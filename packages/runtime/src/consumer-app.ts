@@ -12,7 +12,7 @@ export interface ConsumerParts {
   /** What `/readyz` answers while the app runs. */
   readiness: ReadinessCheck;
   /** Starts consuming; resolves with what stops it, when there is anything to stop. */
-  start(tracer: Tracer | null): Promise<{ close(): Promise<void> } | undefined>;
+  start(tracer: Tracer | null): Promise<{ close(): Promise<void> } | void>;
   /** Closes the adapters, once consuming has stopped. */
   close(): Promise<void>;
 }
