@@ -6,8 +6,8 @@
  */
 import { createInProcessBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
-import { createMetrics } from "@gateway/contracts";
 import { endpointSpecs } from "@gateway/providers";
+import { createMetrics } from "@gateway/runtime";
 import { newCallState } from "../../apps/gateway/src/call-state.ts";
 import { gatewayMetrics } from "../../apps/gateway/src/metrics.ts";
 

@@ -1,4 +1,5 @@
-import { kafkaEnv, parseEnvWith, postgresEnv, probeListenEnv, s3Env } from "@gateway/engines";
+import { kafkaEnv, postgresEnv, s3Env } from "@gateway/engines";
+import { parseEnvWith, probeListenEnv } from "@gateway/runtime";
 import { z } from "zod";
 
 /** The capture writer as a process of its own: Kafka (events in), S3 (objects) and PostgreSQL (index). */

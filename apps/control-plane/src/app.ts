@@ -1,4 +1,6 @@
-import { type Metrics, newId } from "@gateway/contracts";
+import { newId } from "@gateway/contracts";
+import { databaseAnswers } from "@gateway/db";
+import type { Metrics, ReadinessCheck } from "@gateway/runtime";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -40,12 +42,30 @@ function surfaceApp(auth: MiddlewareHandler<AppEnv>): RouteApp {
   return sub;
 }
 
+export interface ControlPlaneAppOptions {
+  /** Where its request metrics go; none by default. */
+  metrics?: Metrics | null;
+  /** What `/readyz` answers; by default whether PostgreSQL answers within 1 s. */
+  readiness?: ReadinessCheck;
+}
+
+/** Ready while PostgreSQL answers within 1 s. */
+export function databaseReadiness(services: Pick<Services, "db">): ReadinessCheck {
+  return async () =>
+    (await databaseAnswers(services.db, 1_000))
+      ? { ready: true }
+      : { ready: false, reason: "database_unreachable" };
+}
+
 /**
  * The control plane's HTTP surfaces: operator, admin, customer, and the public reference. Every
  * route is an `app.openapi` route, so what `/openapi.json` and `/docs` show is generated from the
  * same definitions that validate its input and type its answers.
  */
-export function createControlPlaneApp(services: Services, metrics?: Metrics | null): RouteApp {
+export function createControlPlaneApp(
+  services: Services,
+  { metrics = null, readiness = databaseReadiness(services) }: ControlPlaneAppOptions = {},
+): RouteApp {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // every answer names its request, so a dashboard's report of a failure finds its log line
   app.use(async (c, next) => {
@@ -70,7 +90,7 @@ export function createControlPlaneApp(services: Services, metrics?: Metrics | nu
   );
 
   registerReference(app, at("public", "Reference"));
-  registerProbes(app, at("public", "Probes"));
+  registerProbes(app, at("public", "Probes"), readiness);
 
   const operator = surfaceApp(requireOperator);
   registerOperatorOrgs(operator, at("operator", "Operator: orgs"));

@@ -1,4 +1,5 @@
-import { listenEnv, parseEnvWith, postgresEnv, redisEnv, s3Env } from "@gateway/engines";
+import { postgresEnv, redisEnv, s3Env } from "@gateway/engines";
+import { listenEnv, parseEnvWith } from "@gateway/runtime";
 import { z } from "zod";
 
 /** The control plane as a process of its own: PostgreSQL (truth), Redis (write-through), S3 (captures). */

@@ -1,4 +1,4 @@
-import { durationBuckets, type Metrics } from "@gateway/contracts";
+import { durationBuckets, type Metrics } from "@gateway/runtime";
 import type { MiddlewareHandler } from "hono";
 import { Counter, Histogram } from "prom-client";
 

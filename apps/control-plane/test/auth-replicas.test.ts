@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createHttpServer, silentLogger } from "@gateway/contracts";
+import { silentLogger } from "@gateway/contracts";
 import { apiKeys, freshPostgresDatabase } from "@gateway/db";
+import { createHttpServer } from "@gateway/runtime";
 import { freePort } from "@gateway/testkit";
 import { getRequestListener } from "@hono/node-server";
 import { eq } from "drizzle-orm";

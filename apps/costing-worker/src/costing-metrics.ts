@@ -1,6 +1,6 @@
-import { type Metrics, readWithin, type Sample, scrapedCounter, scrapedGauge } from "@gateway/contracts";
 import { countPricingPending, type Db } from "@gateway/db";
 import type { JobQueue, JobStats } from "@gateway/jobs";
+import { type Metrics, readWithin, type Sample, scrapedCounter, scrapedGauge } from "@gateway/runtime";
 
 /** Longest a scrape waits on the database or Redis for a count; past it the count reads NaN. */
 const readTimeoutMs = 2_000;

@@ -1,4 +1,5 @@
-import { kafkaEnv, parseEnvWith, postgresEnv, probeListenEnv, redisEnv } from "@gateway/engines";
+import { kafkaEnv, postgresEnv, redisEnv } from "@gateway/engines";
+import { parseEnvWith, probeListenEnv } from "@gateway/runtime";
 import { z } from "zod";
 
 /** The costing worker as a process of its own: Kafka (events in), PostgreSQL (rows), Redis (BullMQ jobs). */

@@ -76,6 +76,8 @@ export function keepAnswer(ctx: CallContext, bytes: Buffer): void {
  * How far a call in flight has come, for the log line of a drain that stopped waiting for it: the
  * facts, not a guess at the stage (a call that never ends is a bug; these say where it stopped).
  */
+export type ProgressFields = ReturnType<typeof progressFields>;
+
 export function progressFields({ call, res, recorded }: CallContext) {
   return {
     request_id: call.requestId,

@@ -1,4 +1,4 @@
-import { logEnv } from "@gateway/contracts";
+import { logEnv } from "@gateway/runtime";
 import { z } from "zod";
 
 /** Gateway settings, parsed once from the environment by the app that starts the gateway. */
@@ -19,11 +19,6 @@ export const gatewayEnvSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
-  /**
-   * On SIGTERM, how long the gateway keeps serving after `/readyz` turns 503 and before it stops
-   * listening: at least a load balancer's health-check interval times its fall count.
-   */
-  GATEWAY_DRAIN_DELAY_MS: z.coerce.number().int().nonnegative().default(0),
   GATEWAY_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Until the upstream's response headers; non-streaming generations send them only when done. */
   GATEWAY_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),

@@ -1,4 +1,5 @@
-import { kafkaEnv, listenEnv, parseEnvWith, redisEnv } from "@gateway/engines";
+import { kafkaEnv, redisEnv } from "@gateway/engines";
+import { listenEnv, parseEnvWith } from "@gateway/runtime";
 import type { z } from "zod";
 import { gatewayEnvSchema } from "./config.ts";
 

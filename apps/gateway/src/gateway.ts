@@ -1,24 +1,28 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventBus } from "@gateway/bus";
 import { type ConfigCache, configReader } from "@gateway/cache";
-import type { Logger, Metrics } from "@gateway/contracts";
+import type { Logger } from "@gateway/contracts";
 import type { LimitStore } from "@gateway/limits";
+import type { Drainable, Metrics } from "@gateway/runtime";
 import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
 import { CallLimits } from "./admission.ts";
 import { resetSpillDir } from "./body-recorder.ts";
-import { type CallContext, type GatewayContext, progressFields } from "./call-context.ts";
+import {
+  type CallContext,
+  type GatewayContext,
+  type ProgressFields,
+  progressFields,
+} from "./call-context.ts";
 import { armOf } from "./call-state.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { failUnhandled, requestAnsweredAs } from "./gateway-errors.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { serveModels } from "./models.ts";
 import { switchedOnObservers } from "./observers.ts";
-import { answerProbe, type Drainable, isReady } from "./readiness.ts";
+import { answerProbe, gatewayReadiness } from "./readiness.ts";
 import { probePaths } from "./routes.ts";
 import { endCall, serveCall, startCall } from "./serve-call.ts";
-
-export { stopServing } from "./readiness.ts";
 
 export interface GatewayDeps {
   cache: ConfigCache;
@@ -41,6 +45,12 @@ export interface GatewayDeps {
 
 export interface Gateway extends Drainable {
   handle(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Not ready from now on, then resolves when no call is in flight, or at the deadline with how
+   * far the first calls still in flight had come (the first few say enough, and keep the drain's
+   * log line one a log pipeline takes whole).
+   */
+  drain(timeoutMs: number): Promise<{ drained: boolean; inFlight: number; calls: ProgressFields[] }>;
   close(): Promise<void>;
 }
 
@@ -62,7 +72,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   let onIdle: (() => void) | null = null;
 
   const callLimits = limits ? new CallLimits(limits) : null;
-  metrics?.readiness("gateway", () => isReady(draining, cache));
+  metrics?.readiness("gateway", () => gatewayReadiness(draining, cache).ready);
 
   const gateway: GatewayContext = {
     config,
@@ -143,7 +153,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
           };
         });
       }
-      return { drained: inFlight === 0, inFlight, calls: [...callsInFlight].map(progressFields) };
+      const calls = [...callsInFlight].slice(0, 20).map(progressFields);
+      return { drained: inFlight === 0, inFlight, calls };
     },
     async close() {
       await upstream.close();

@@ -1,14 +1,23 @@
-import { createHttpServer, createLogger, metricsFor, withMetricsRoute } from "@gateway/contracts";
-import { envOrExit, listen, stopOnSignals } from "@gateway/engines";
+import {
+  createHttpServer,
+  createLogger,
+  drainSettings,
+  envOrExit,
+  listen,
+  metricsFor,
+  stopOnSignals,
+  stopServing,
+  withMetricsRoute,
+} from "@gateway/runtime";
 import { startTracing } from "@gateway/tracing";
 import { gatewayConfigFromEnv } from "./config.ts";
 import { gatewayDeps } from "./deps.ts";
 import { parseGatewayEnv } from "./env.ts";
-import { createGateway, stopServing } from "./gateway.ts";
+import { createGateway } from "./gateway.ts";
 
 // The gateway as a process of its own (split deployment): `pnpm --filter @gateway/gateway start`.
-const log = createLogger("gateway");
 const env = envOrExit(parseGatewayEnv);
+const log = createLogger("gateway", { level: env.LOG_LEVEL });
 const deps = await gatewayDeps(env, log);
 const metrics = metricsFor(env);
 // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
@@ -30,12 +39,7 @@ const url = await listen(server, env.PORT, env.HOST);
 log.info("listening", { url });
 
 stopOnSignals(log, async () => {
-  await stopServing(
-    server,
-    gateway,
-    { delayMs: env.GATEWAY_DRAIN_DELAY_MS, timeoutMs: env.GATEWAY_DRAIN_TIMEOUT_MS },
-    log,
-  );
+  await stopServing(server, gateway, drainSettings(env), log);
   // events the broker has not taken stay in the spool and leave with the next start
   await deps.bus.flush();
   await deps.bus.close();

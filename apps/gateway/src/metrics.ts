@@ -1,7 +1,7 @@
 import type { EventBus } from "@gateway/bus";
 import type { ConfigCache } from "@gateway/cache";
-import { durationBuckets, type Metrics, scrapedCounter, scrapedGauge } from "@gateway/contracts";
 import type { LimitStore } from "@gateway/limits";
+import { durationBuckets, type Metrics, scrapedCounter, scrapedGauge } from "@gateway/runtime";
 import { Counter, Histogram } from "prom-client";
 import type { CallObserver } from "./call-observer.ts";
 import { armOf, elapsedMs } from "./call-state.ts";

@@ -1,7 +1,8 @@
 import type { EventBus } from "@gateway/bus";
 import type { ConfigCache } from "@gateway/cache";
-import type { Logger, Metrics } from "@gateway/contracts";
+import type { Logger } from "@gateway/contracts";
 import type { LimitStore } from "@gateway/limits";
+import type { Metrics } from "@gateway/runtime";
 import type { Tracer } from "@gateway/tracing";
 import { accessLog } from "./access-log.ts";
 import type { CallLimits } from "./admission.ts";

@@ -11,7 +11,8 @@ import {
   createRedisCache,
   type WorkloadEntry,
 } from "@gateway/cache";
-import { createHttpServer, silentLogger } from "@gateway/contracts";
+import { silentLogger } from "@gateway/contracts";
+import { createHttpServer } from "@gateway/runtime";
 import { eventually } from "@gateway/testkit";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-import { metricsEnv, parseEnvWith } from "@gateway/contracts";
 import { gatewayEnvSchema } from "@gateway/gateway";
+import { drainEnv, metricsEnv, parseEnvWith } from "@gateway/runtime";
 import { z } from "zod";
 
 /** Every setting of the one-process deployment, validated once at start. */
@@ -14,7 +14,7 @@ const standaloneEnvSchema = gatewayEnvSchema.extend({
   GATEWAY_CURSOR_SECRET: z.string().min(16).optional(),
   /** JSON file of catalog models with their deployments, upserted at every start. */
   GATEWAY_CATALOG_FILE: z.string().min(1).optional(),
-  GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
+  ...drainEnv,
   ...metricsEnv,
 });
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;

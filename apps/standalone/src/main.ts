@@ -1,20 +1,12 @@
 import { DirInUseError } from "@gateway/bus";
-import { createLogger } from "@gateway/contracts";
 import { firstStartBanner } from "@gateway/control-plane";
+import { createLogger, envOrExit, stopOnSignals } from "@gateway/runtime";
 import { startTracing } from "@gateway/tracing";
 import { parseEnv } from "./env.ts";
 import { startStandalone } from "./standalone.ts";
 
-const log = createLogger("standalone");
-
-let env: ReturnType<typeof parseEnv>;
-try {
-  env = parseEnv(process.env);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
-
+const env = envOrExit(parseEnv);
+const log = createLogger("standalone", { level: env.LOG_LEVEL });
 // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
 const tracer = await startTracing("standalone", process.env);
 const app = await startStandalone(env, { log, credentials: (name) => process.env[name], tracer }).catch(
@@ -36,18 +28,10 @@ log.info("listening", { url: app.url, data_dir: env.GATEWAY_DATA_DIR });
 // Printed once, here, and never stored: only the key's hash is kept.
 if (app.firstStart) process.stdout.write(firstStartBanner(app.firstStart));
 
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    log.info("shutting down", { signal });
-    app
-      .stop()
-      .finally(() => tracer?.shutdown())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error("shutdown failed", { error });
-          process.exit(1);
-        },
-      );
-  });
-}
+stopOnSignals(log, async () => {
+  try {
+    await app.stop();
+  } finally {
+    await tracer?.shutdown();
+  }
+});

@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import {
@@ -12,28 +11,25 @@ import {
 } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
-import {
-  callEventRequestId,
-  createHttpServer,
-  createLogger,
-  type Logger,
-  metricsFor,
-  withMetricsRoute,
-} from "@gateway/contracts";
-import {
-  buildServices,
-  createControlPlaneApp,
-  ensureFirstOrg,
-  loadCatalogFile,
-  seedPricesAndQueueRepricing,
-} from "@gateway/control-plane";
+import { callEventRequestId, type Logger } from "@gateway/contracts";
+import { buildServices, seedPricesAndQueueRepricing, startControlPlane } from "@gateway/control-plane";
 import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
 import { type Db, openDb, runMigrations } from "@gateway/db";
-import { createGateway, gatewayConfigFromEnv, isGatewayPath, stopServing } from "@gateway/gateway";
+import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
+import {
+  aliveAnswer,
+  createHttpServer,
+  createLogger,
+  drainSettings,
+  listen,
+  metricsFor,
+  readyAnswer,
+  stopServing,
+  withMetricsRoute,
+} from "@gateway/runtime";
 import type { Tracer } from "@gateway/tracing";
-import { getRequestListener } from "@hono/node-server";
 import type { StandaloneEnv } from "./env.ts";
 import { sweepCaptureFiles } from "./sweep-captures.ts";
 
@@ -67,7 +63,7 @@ export async function startStandalone(
   env: StandaloneEnv,
   options: StandaloneOptions = {},
 ): Promise<Standalone> {
-  const log = options.log ?? createLogger("standalone");
+  const log = options.log ?? createLogger("standalone", { level: env.LOG_LEVEL });
   const dataDir = resolve(env.GATEWAY_DATA_DIR);
   // Taken before anything in the data dir is opened: a second process on it is refused here, and
   // one that cannot have the port fails next, before it has touched the database.
@@ -76,30 +72,17 @@ export async function startStandalone(
   let serve: RequestListener = answerStarting;
   const server = createHttpServer((req, res) => serve(req, res), { log });
   try {
-    await new Promise<void>((ready, failed) => {
-      server.once("error", failed);
-      server.listen(env.PORT, env.HOST, () => {
-        server.off("error", failed);
-        ready();
-      });
-    });
+    const url = await listen(server, env.PORT, env.HOST);
     const apps = await startApps(env, dataDir, log, options, lock.stale ? lockedSince(lock.stale) : null);
     serve = apps.serve;
-    const { port } = server.address() as AddressInfo;
-    const host = env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
     let stopping: Promise<void> | null = null;
     const stop = async () => {
-      await stopServing(
-        server,
-        apps.gateway,
-        { delayMs: env.GATEWAY_DRAIN_DELAY_MS, timeoutMs: env.GATEWAY_DRAIN_TIMEOUT_MS },
-        log,
-      );
+      await stopServing(server, apps.gateway, drainSettings(env), log);
       await apps.close();
       lock.release();
     };
     return {
-      url: `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`,
+      url,
       server,
       internals: apps.internals,
       cache: apps.cache,
@@ -124,12 +107,12 @@ function answerStarting(req: IncomingMessage, res: ServerResponse) {
   const alive = req.url === "/livez";
   const body = JSON.stringify(
     alive
-      ? { status: "alive" }
+      ? aliveAnswer.body
       : req.url === "/readyz"
-        ? { status: "starting" }
+        ? readyAnswer({ ready: false, reason: "starting" }).body
         : { error: { code: "starting", message: "The server is starting; retry in a moment." } },
   );
-  res.writeHead(alive ? 200 : 503, {
+  res.writeHead(alive ? aliveAnswer.status : 503, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
     ...(alive ? {} : { "retry-after": "1" }),
@@ -189,17 +172,16 @@ async function startApps(
     { cursorSecret: env.GATEWAY_CURSOR_SECRET, operatorToken: env.GATEWAY_OPERATOR_TOKEN },
   );
   await services.sync.syncAll(db);
-  if (env.GATEWAY_CATALOG_FILE) {
-    const count = await loadCatalogFile(services, env.GATEWAY_CATALOG_FILE);
-    log.info("catalog loaded", { file: env.GATEWAY_CATALOG_FILE, models: count });
-  }
-  const firstStart = await store.exclusive(() => ensureFirstOrg(services));
+  // one registry for every app of the process, served on its one port
+  const metrics = metricsFor(env);
+  const controlPlane = await startControlPlane(
+    { services, exclusive: (work) => store.exclusive(work) },
+    { catalogFile: env.GATEWAY_CATALOG_FILE, metrics },
+  );
 
   const tracer = options.tracer ?? null;
   await startCaptureWriter({ db, blobs, bus, log, tracer });
   const costing = await startCostingWorker({ db, bus, jobs, log, tracer, limits });
-  // one registry for every app of the process, served on its one port
-  const metrics = metricsFor(env);
   if (metrics) {
     registerConsumerMetrics(metrics, bus);
     registerCostingMetrics(metrics, { db, jobs });
@@ -226,17 +208,16 @@ async function startApps(
     tracer,
     limits,
   });
-  const controlPlane = getRequestListener(createControlPlaneApp(services, metrics).fetch);
   const serve = withMetricsRoute(metrics, (req, res) => {
     if (isGatewayPath(req.url ?? "/")) gateway.handle(req, res);
-    else void controlPlane(req, res);
+    else void controlPlane.listener(req, res);
   });
 
   return {
     serve,
     gateway,
     cache,
-    firstStart,
+    firstStart: controlPlane.firstStart,
     internals: { db, bus, jobs } as Standalone["internals"],
     /** After the gateway has drained: hands every event on, then closes the stores. */
     async close() {

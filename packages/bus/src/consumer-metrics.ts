@@ -1,4 +1,4 @@
-import { type Metrics, type Sample, scrapedCounter, scrapedGauge } from "@gateway/contracts";
+import { type Metrics, type Sample, scrapedCounter, scrapedGauge } from "@gateway/runtime";
 import type { EventBus } from "./event-bus.ts";
 
 /**

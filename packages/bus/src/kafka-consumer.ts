@@ -1,4 +1,5 @@
-import { type Logger, readWithin } from "@gateway/contracts";
+import type { Logger } from "@gateway/contracts";
+import { readWithin } from "@gateway/runtime";
 import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";

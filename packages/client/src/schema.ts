@@ -758,7 +758,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not ready: `database_unreachable` (PostgreSQL does not answer); on the standalone process also `starting`, `draining` or `syncing`. */
+      /** @description Not ready: `database_unreachable` (PostgreSQL does not answer) or `draining` (stopping: finishing what it has); on the standalone process also `starting` or `syncing`. */
       503: {
         headers: {
           [name: string]: unknown;

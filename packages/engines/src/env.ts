@@ -1,25 +1,10 @@
-import { logEnv, metricsEnv } from "@gateway/contracts";
 import { z } from "zod";
 
 /**
  * The settings of the split deployment, one fragment per engine, for the apps' env schemas to
- * compose. Defaults match infra/distributed.env where a default makes sense; URLs never have one.
+ * compose with `@gateway/runtime`'s `listenEnv`. Defaults match infra/distributed.env where a
+ * default makes sense; URLs never have one.
  */
-export const listenEnv = {
-  ...logEnv,
-  ...metricsEnv,
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default("127.0.0.1"),
-  /** On SIGTERM/SIGINT: how long in-flight work may take to finish. */
-  GATEWAY_DRAIN_TIMEOUT_MS: z.coerce.number().int().nonnegative().default(30_000),
-};
-
-/** `listenEnv` with the app's own default port: the consumers' probe listeners. */
-export const probeListenEnv = (defaultPort: number) => ({
-  ...listenEnv,
-  PORT: listenEnv.PORT.unwrap().default(defaultPort),
-});
-
 export const postgresEnv = {
   GATEWAY_DATABASE_URL: z.url(),
   GATEWAY_DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
@@ -85,6 +70,3 @@ export type PostgresEnv = Shape<typeof postgresEnv>;
 export type RedisEnv = Shape<typeof redisEnv>;
 export type KafkaEnv = Shape<typeof kafkaEnv>;
 export type S3Env = Shape<typeof s3Env>;
-
-// Kept here too, so that each app reads its whole environment from one import.
-export { parseEnvWith } from "@gateway/contracts";

@@ -8,17 +8,14 @@ const hook = fileURLToPath(new URL("./support/list-packages.ts", import.meta.url
 const main = (app: string) => fileURLToPath(new URL(`../../../apps/${app}/src/main.ts`, import.meta.url));
 
 /**
- * The packages an app's process loads: its main, run with no environment, loads and runs every
- * module it imports statically, then exits on the missing settings (before any engine is opened).
+ * The packages a process loads from node_modules when it runs `entry`: an app's main, run with
+ * no environment, loads and runs every module it imports statically, then exits on the missing
+ * settings (before any engine is opened).
  */
-async function packagesOf(app: string): Promise<string[]> {
-  const { stdout } = await run(
-    process.execPath,
-    ["--experimental-strip-types", "--import", hook, main(app)],
-    {
-      env: { PATH: process.env.PATH ?? "" },
-    },
-  ).catch((failed: { stdout: string }) => failed);
+async function packagesOf(entry: string): Promise<string[]> {
+  const { stdout } = await run(process.execPath, ["--experimental-strip-types", "--import", hook, entry], {
+    env: { PATH: process.env.PATH ?? "" },
+  }).catch((failed: { stdout: string }) => failed);
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
 
@@ -44,10 +41,17 @@ const apps: Record<string, { opens: (keyof typeof drivers)[]; never: (keyof type
 describe("each split app's import closure", () => {
   for (const [app, { opens, never }] of Object.entries(apps)) {
     it(`${app} loads the drivers of ${opens.join(", ")} and not those of ${never.join(", ")}`, async () => {
-      const loaded = await packagesOf(app);
+      const loaded = await packagesOf(main(app));
       for (const engine of opens) expect(loaded).toEqual(expect.arrayContaining(drivers[engine]));
       const strays = never.flatMap((engine) => drivers[engine]).filter((name) => loaded.includes(name));
       expect(strays).toEqual([]);
     }, 30_000);
   }
 });
+
+// The logger, metrics and HTTP server are @gateway/runtime's: the contracts every package shares
+// load nothing else.
+it("@gateway/contracts loads zod and ulid only", async () => {
+  const contracts = fileURLToPath(new URL("../../contracts/src/index.ts", import.meta.url));
+  expect(await packagesOf(contracts)).toEqual(["ulid", "zod"]);
+}, 30_000);

@@ -1,12 +1,14 @@
-import { databaseAnswers } from "@gateway/db";
+import { aliveAnswer, checkReadiness, type ReadinessCheck, readyAnswer } from "@gateway/runtime";
 import { z } from "zod";
 import { defineRoute, json, type RouteApp, type RouteSite } from "../openapi.ts";
 
 const probeAnswer = (states: [string, ...string[]]) =>
   z.strictObject({ status: z.enum(states) }).meta({ description: "What the probe found." });
 
-/** GET /livez and GET /readyz: public, for load balancers and orchestrators. */
-export function registerProbes(app: RouteApp, site: RouteSite) {
+const notReady = ["database_unreachable", "starting", "draining", "syncing"] as const;
+
+/** GET /livez and GET /readyz (from `readiness`): public, for load balancers and orchestrators. */
+export function registerProbes(app: RouteApp, site: RouteSite, readiness: ReadinessCheck) {
   app.openapi(
     defineRoute(site, {
       method: "get",
@@ -14,7 +16,7 @@ export function registerProbes(app: RouteApp, site: RouteSite) {
       summary: "Alive: the process answers",
       responses: { 200: json("Always, while the process runs.", probeAnswer(["alive"])) },
     }),
-    (c) => c.json({ status: "alive" }, 200),
+    (c) => c.json(aliveAnswer.body, aliveAnswer.status),
   );
   app.openapi(
     defineRoute(site, {
@@ -25,14 +27,16 @@ export function registerProbes(app: RouteApp, site: RouteSite) {
         200: json("Ready.", probeAnswer(["ready"])),
         // the standalone process answers these paths from its gateway, with its own reasons
         503: json(
-          "Not ready: `database_unreachable` (PostgreSQL does not answer); on the standalone process also `starting`, `draining` or `syncing`.",
-          probeAnswer(["database_unreachable", "starting", "draining", "syncing"]),
+          "Not ready: `database_unreachable` (PostgreSQL does not answer) or `draining` (stopping: finishing what it has); on the standalone process also `starting` or `syncing`.",
+          probeAnswer([...notReady]),
         ),
       },
     }),
-    async (c) =>
-      (await databaseAnswers(c.get("services").db, 1_000))
-        ? c.json({ status: "ready" }, 200)
-        : c.json({ status: "database_unreachable" }, 503),
+    async (c) => {
+      const { status, body } = readyAnswer(await checkReadiness(readiness));
+      return status === 200
+        ? c.json({ status: "ready" as const }, 200)
+        : c.json({ status: body.status as (typeof notReady)[number] }, 503);
+    },
   );
 }

@@ -1,21 +1,17 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
-import { createHttpServer, silentLogger } from "@gateway/contracts";
+import { silentLogger } from "@gateway/contracts";
 import { type Db, openTestDb } from "@gateway/db";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
+import type { DrainSettings } from "@gateway/runtime";
 import { type ControlPlaneSession, firstOrgSession, operatorToken } from "@gateway/testkit";
-import { getRequestListener } from "@hono/node-server";
-import { createControlPlaneApp } from "../../src/app.ts";
 import { buildServices } from "../../src/services/build-services.ts";
-import { loadCatalogFile } from "../../src/services/catalog.ts";
-import { ensureFirstOrg } from "../../src/services/orgs.ts";
 import { seedPricesAndQueueRepricing } from "../../src/services/price-seed.ts";
+import { serveControlPlane } from "../../src/start.ts";
 
 export interface ControlPlaneHarness extends ControlPlaneSession {
   /** Where the control plane answers, over HTTP. */
@@ -24,6 +20,8 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
   db: Db;
   /** The config cache it publishes to (what a gateway would read). */
   cache: ConfigCache;
+  /** Drains it as a SIGTERM does (`options.drain`; at once by default): `/readyz` 503 first. */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,10 +29,11 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
  * The control plane alone, wired as the standalone process wires it on its embedded adapters:
  * PGlite in memory (or a fresh PostgreSQL database), the in-process cache, limits and job queue
  * (no worker takes the jobs), capture files under a temp dir. It starts as a first start on an
- * empty store does: prices seeded, the cache synced, `catalogFile` loaded, the first org made.
+ * empty store does: prices seeded, the cache synced, then served as its own process serves it
+ * (`serveControlPlane`: `catalogFile` loaded, the first org made, `/readyz` from the database).
  */
 export async function startControlPlane(
-  options: { store?: "pglite" | "postgres"; catalogFile?: string } = {},
+  options: { store?: "pglite" | "postgres"; catalogFile?: string; drain?: DrainSettings } = {},
 ): Promise<ControlPlaneHarness> {
   const handle = await openTestDb(options.store ?? "pglite");
   const { db } = handle;
@@ -54,24 +53,28 @@ export async function startControlPlane(
     { operatorToken },
   );
   await services.sync.syncAll(db);
-  if (options.catalogFile) await loadCatalogFile(services, options.catalogFile);
-  const first = await handle.exclusive(() => ensureFirstOrg(services));
-  if (!first) throw new Error("expected a first start on an empty store");
-
-  const server: Server = createHttpServer(getRequestListener(createControlPlaneApp(services).fetch), {
-    log: silentLogger,
-  });
-  await new Promise<void>((ready) => server.listen(0, "127.0.0.1", ready));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await serveControlPlane(
+    { services, exclusive: (work) => handle.exclusive(work) },
+    {
+      port: 0,
+      host: "127.0.0.1",
+      log: silentLogger,
+      metrics: null,
+      catalogFile: options.catalogFile,
+      drain: options.drain ?? { delayMs: 0, timeoutMs: 0 },
+    },
+  );
+  if (!served.firstStart) throw new Error("expected a first start on an empty store");
+  const { url } = served;
 
   return {
-    ...(await firstOrgSession(url, first.orgId, first.apiKey)),
+    ...(await firstOrgSession(url, served.firstStart.orgId, served.firstStart.apiKey)),
     url,
     db,
     cache,
+    stop: served.stop,
     async close() {
-      server.closeAllConnections();
-      await new Promise((done) => server.close(done));
+      await served.stop();
       await jobs.close();
       await cache.close();
       await handle.close();

@@ -6,7 +6,7 @@ import { type BlobStore, createFsBlobStore } from "@gateway/blobstore";
 import { createKafkaBus, type EventBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { startCaptureWriter } from "@gateway/capture-writer";
-import { createHttpServer, silentLogger } from "@gateway/contracts";
+import { silentLogger } from "@gateway/contracts";
 import {
   buildServices,
   createControlPlaneApp,
@@ -17,6 +17,7 @@ import { startCostingWorker } from "@gateway/costing-worker";
 import { type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
 import { createInProcessQueue } from "@gateway/jobs";
+import { createHttpServer } from "@gateway/runtime";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
 import type { Tracer } from "@gateway/tracing";
 import { expect } from "vitest";

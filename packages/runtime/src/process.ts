@@ -35,7 +35,10 @@ export function stopOnSignals(log: Logger, stop: () => Promise<void>): void {
 export async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((ready, failed) => {
     server.once("error", failed);
-    server.listen(port, host, () => ready());
+    server.listen(port, host, () => {
+      server.off("error", failed);
+      ready();
+    });
   });
   const bound = (server.address() as AddressInfo).port;
   const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { Socket } from "node:net";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "@gateway/contracts";
 
 /**
  * The HTTP server every app listens with: the same timeouts, and a cap on client connections
@@ -114,6 +114,9 @@ function shedIdleConnections(server: Server, cap: number, log: Logger) {
       // answered before its body was read (a refusal): close rather than read, and throw away,
       // the rest of an upload nobody wants
       if (!req.complete) lingeringClose(req.socket);
+      // stopped listening (a drain): a connection is not kept alive past its answer, else the
+      // drain would wait on the client to close it
+      else if (!server.listening) req.socket.end();
     });
   });
   server.on("drop", () =>

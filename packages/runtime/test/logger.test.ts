@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.ts";
+import { createLogger, type LogLevel } from "../src/logger.ts";
 
-const capture = (level?: string) => {
+const capture = (level: LogLevel = "info") => {
   const lines: string[] = [];
-  const log = createLogger("unit", (line) => lines.push(line), level);
+  const log = createLogger("unit", { level, write: (line) => lines.push(line) });
   return { log, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
 };
 
@@ -31,7 +31,7 @@ describe("logger", () => {
     expect(error.stack).toContain("logger.test.ts");
   });
 
-  it("drops what is below LOG_LEVEL", () => {
+  it("drops what is below its level", () => {
     const { log, records } = capture("warn");
     log.debug("d");
     log.info("i");
