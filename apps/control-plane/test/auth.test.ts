@@ -1,11 +1,12 @@
 import { configKeys } from "@gateway/cache";
-import { apiKeys, testStores } from "@gateway/db";
+import { apiKeys } from "@gateway/db";
+import { pgliteTestStores } from "@gateway/db/testing";
 import { keyHash } from "@gateway/testkit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
-describe.each(testStores())("control plane: org keys from the config cache (%s)", (store) => {
+describe.each(pgliteTestStores())("control plane: org keys from the config cache (%s)", (store) => {
   let h: ControlPlaneHarness;
   beforeAll(async () => {
     h = await startControlPlane({ store });

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { idempotencyKeys, testStores } from "@gateway/db";
+import { idempotencyKeys } from "@gateway/db";
+import { pgliteTestStores } from "@gateway/db/testing";
 import { type Json, operatorToken } from "@gateway/testkit";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
-describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (store) => {
+describe.each(pgliteTestStores())("control plane: Idempotency-Key on creates (%s)", (store) => {
   let h: ControlPlaneHarness;
   beforeAll(async () => {
     h = await startControlPlane({ store });

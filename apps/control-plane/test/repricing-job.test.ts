@@ -6,7 +6,8 @@ import { createInProcessBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { silentLogger } from "@gateway/contracts";
 import { callRow, startCostingWorker } from "@gateway/costing-worker";
-import { calls, type DbHandle, openTestDb, priceCallsById, recordCalls, seedPrices } from "@gateway/db";
+import { calls, type DbHandle, type PgDb, priceCallsById, recordCalls, seedPrices } from "@gateway/db";
+import { openTestDb } from "@gateway/db/testing";
 import { costingJobs, createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { type Json, operatorToken, plainUsage, testCallEvent } from "@gateway/testkit";
 import { inArray } from "drizzle-orm";
@@ -23,7 +24,7 @@ const repriceJob = costingJobs.repriceModel.name;
  * worker runs it. Here the worker starts late, so what the request itself did can be seen alone.
  */
 describe("re-pricing is the costing worker's job, queued by the control plane", () => {
-  let handle: DbHandle;
+  let handle: DbHandle<PgDb>;
   let jobs: JobQueue;
   let blobsDir: string;
   beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { createInProcessBus, type EventBus } from "@gateway/bus";
 import { type CallEvent, callsTopic, type Logger, type SpendTotal, silentLogger } from "@gateway/contracts";
-import { calls, type Db, type DbHandle, limits, openDb, prices, runMigrations } from "@gateway/db";
+import { calls, type DbHandle, limits, openDb, type PgDb, prices, runMigrations } from "@gateway/db";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits, type LimitStore } from "@gateway/limits";
 import { plainUsage, testCallEvent } from "@gateway/testkit";
@@ -53,8 +53,8 @@ const dayTotal = (totals: SpendTotal[], scope: string, id: string) =>
   totals.find((t) => t.scope === scope && t.scopeId === id && t.period === "day");
 
 describe("the costing worker publishes spend for the budgets", () => {
-  let handle: DbHandle;
-  let db: Db;
+  let handle: DbHandle<PgDb>;
+  let db: PgDb;
   let bus: EventBus;
   let jobs: JobQueue;
   let worker: CostingWorker;

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
-import { type Db, openTestDb } from "@gateway/db";
+import type { PgDb } from "@gateway/db";
+import { openTestDb } from "@gateway/db/testing";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import { type ControlPlaneSession, firstOrgSession, operatorToken } from "@gateway/testkit";
@@ -21,7 +22,7 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
   /** Where the control plane answers, over HTTP. */
   url: string;
   /** Its database, for tests that read or change rows directly. */
-  db: Db;
+  db: PgDb;
   /** The config cache it publishes to (what a gateway would read). */
   cache: ConfigCache;
   close(): Promise<void>;
