@@ -25,21 +25,18 @@ const shape = (table: Table) =>
     ]),
   );
 
-describe("the SQLite schema is the PostgreSQL one's twin", () => {
-  const pgTables = tablesOf(pg);
-  const sqliteTables = tablesOf(sqlite);
+const pgTables = tablesOf(pg);
+const sqliteTables = tablesOf(sqlite);
 
+describe("the SQLite schema is the PostgreSQL one's twin", () => {
   it("has the same tables under the same export names", () => {
     expect(Object.keys(sqliteTables).sort()).toEqual(Object.keys(pgTables).sort());
     expect(Object.keys(pgTables).length).toBeGreaterThan(10);
   });
 
-  it.each(Object.keys(pg).filter((name) => is(pg[name as keyof typeof pg], Table)))(
-    "%s: same table name, columns, nullability and JS values",
-    (name) => {
-      const [twin, original] = [sqliteTables[name]!, pgTables[name]!];
-      expect(getTableName(twin)).toBe(getTableName(original));
-      expect(shape(twin)).toEqual(shape(original));
-    },
-  );
+  it.each(Object.keys(pgTables))("%s: same table name, columns, nullability and JS values", (name) => {
+    const [twin, original] = [sqliteTables[name]!, pgTables[name]!];
+    expect(getTableName(twin)).toBe(getTableName(original));
+    expect(shape(twin)).toEqual(shape(original));
+  });
 });
