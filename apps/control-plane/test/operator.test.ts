@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CatalogModelEntry, configKeys } from "@gateway/cache";
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { type Json, price } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
@@ -15,7 +15,7 @@ const deployment = {
   credential_env: "GATEWAY_UPSTREAM_KEY_MANAGED_A",
 };
 
-describe.each(pgliteTestStores())("control plane: operator surface (%s)", (store) => {
+describe.each(testStores())("control plane: operator surface (%s)", (store) => {
   let h: ControlPlaneHarness;
   let catalogFile: string;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { deployment, putCatalogModel } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
-describe.each(pgliteTestStores())("control-plane consistency: routing status (%s)", (store) => {
+describe.each(testStores())("control-plane consistency: routing status (%s)", (store) => {
   let h: ControlPlaneHarness;
   beforeAll(async () => {
     h = await startControlPlane({ store });

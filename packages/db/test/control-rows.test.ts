@@ -21,7 +21,7 @@ import {
   sweepIdempotencyKeys,
   usageSummaryGroups,
 } from "../src/index.ts";
-import { openTestDb, testStores } from "../src/test-databases.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 import { reportWindow, seedReportStore } from "./support/report-calls.ts";
 
 const deployment = {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { type DbHandle, insertApiKey, insertOrg, listApiKeys, recordKeyUses } from "../src/index.ts";
-import { openTestDb, testStores } from "../src/test-databases.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 
 describe.each(testStores())("key uses on %s", (store) => {
   let handle: DbHandle;

@@ -1,7 +1,7 @@
 import { noLimits } from "@gateway/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, readLimits, readLimitsOf, writeLimits } from "../src/index.ts";
-import { openTestDb, testStores } from "../src/test-databases.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 
 describe.each(testStores())("limits on %s", (store) => {
   let handle: DbHandle;

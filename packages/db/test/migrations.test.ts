@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { type DbHandle, openDb, queryRows, runMigrations } from "../src/index.ts";
-import { freshPostgresDatabase, testStores } from "../src/test-databases.ts";
+import { freshPostgresDatabase, testStores } from "../src/testing/index.ts";
 
 const expectedTables = [
   "api_keys",

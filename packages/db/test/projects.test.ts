@@ -7,7 +7,7 @@ import {
   listWorkloadsOfLiveProjects,
   softDeleteLiveProject,
 } from "../src/index.ts";
-import { openTestDb, testStores } from "../src/test-databases.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 
 describe.each(testStores())("projects with their default workload on %s", (store) => {
   let handle: DbHandle;

@@ -11,7 +11,7 @@ import {
   usageSummaryGroups,
   workloadStatuses,
 } from "../src/index.ts";
-import { openTestDb, testStores } from "../src/test-databases.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 import { reportCallCount, reportNow, reportWindow, seedReportStore } from "./support/report-calls.ts";
 
 /**

@@ -8,7 +8,7 @@ import {
   queryRows,
   repriceCallsFor,
 } from "../src/index.ts";
-import { testStores } from "../src/test-databases.ts";
+import { testStores } from "../src/testing/index.ts";
 import {
   model,
   newer,

@@ -11,7 +11,7 @@ import {
   spendTotals,
   writeLimits,
 } from "../src/index.ts";
-import { testStores } from "../src/test-databases.ts";
+import { testStores } from "../src/testing/index.ts";
 import { openSpendCallsDb, picoOf, picoToUsd, type SpendCall, spendCalls } from "./support/spend-calls.ts";
 
 const now = new Date("2026-11-25T15:00:00.000Z");

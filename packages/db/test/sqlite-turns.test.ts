@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DbHandle, insertOrg, inTransaction, listOrgs, type SqliteDb } from "../src/index.ts";
-import { openTestDb } from "../src/test-databases.ts";
+import { openTestDb } from "../src/testing/index.ts";
 
 /** SQLite's one connection: a transaction holds its turn across awaits (docs/decisions.md). */
 describe("the SQLite connection's turns", () => {

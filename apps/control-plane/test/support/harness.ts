@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { createHttpServer, silentLogger } from "@gateway/contracts";
-import type { PgDb } from "@gateway/db";
+import type { Db } from "@gateway/db";
 import { openTestDb } from "@gateway/db/testing";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
@@ -22,7 +22,7 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
   /** Where the control plane answers, over HTTP. */
   url: string;
   /** Its database, for tests that read or change rows directly. */
-  db: PgDb;
+  db: Db;
   /** The config cache it publishes to (what a gateway would read). */
   cache: ConfigCache;
   close(): Promise<void>;
@@ -30,14 +30,14 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
 
 /**
  * The control plane alone, wired as the standalone process wires it on its embedded adapters:
- * PGlite in memory (or a fresh PostgreSQL database), the in-process cache, limits and job queue
+ * SQLite in memory (or a fresh PostgreSQL database), the in-process cache, limits and job queue
  * (no worker takes the jobs), capture files under a temp dir. It starts as a first start on an
  * empty store does: prices seeded, the cache synced, `catalogFile` loaded, the first org made.
  */
 export async function startControlPlane(
-  options: { store?: "pglite" | "postgres"; catalogFile?: string } = {},
+  options: { store?: "sqlite" | "postgres"; catalogFile?: string } = {},
 ): Promise<ControlPlaneHarness> {
-  const handle = await openTestDb(options.store ?? "pglite");
+  const handle = await openTestDb(options.store ?? "sqlite");
   const { db } = handle;
   const blobsDir = await mkdtemp(join(tmpdir(), "gw-cp-test-"));
   const jobs = createInProcessQueue();

@@ -1,5 +1,5 @@
 import { type CallInsert, type DbHandle, insertPrice, recordCalls } from "../../src/index.ts";
-import { openTestDb } from "../../src/test-databases.ts";
+import { openTestDb } from "../../src/testing/index.ts";
 
 /** Token counts of a call, in the order prices list their rates. */
 export type Tokens = [input: number, write5m: number, write1h: number, read: number, output: number];

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { type DbConfig, type DbHandle, openDb, type PgDb, type SqliteDb } from "./client.ts";
-import { runMigrations } from "./migrate.ts";
+import { type Db, type DbConfig, type DbHandle, openDb, type PgDb } from "../client.ts";
+import { runMigrations } from "../migrate.ts";
+import { SqliteDb } from "../sqlite/sqlite-db.ts";
 
 /**
- * Test helpers, exported as `@gateway/db/testing` only: no app loads them.
- *
  * The stores a test suite runs against: SQLite always, and PostgreSQL when
  * `GATEWAY_TEST_POSTGRES_URL` names a server (CI sets it, and `GATEWAY_TEST_REQUIRE_POSTGRES=1`
  * makes its absence an error instead of a skip). Each PostgreSQL use gets a database of its own.
@@ -53,6 +52,12 @@ export async function freshPostgresDatabase(
 }
 
 type TestStore = "sqlite" | "pglite" | "postgres";
+
+/** The PostgreSQL database under `db`, for a test that reaches past the named functions (locks, sessions). */
+export function postgresOf(db: Db): PgDb {
+  if (db instanceof SqliteDb) throw new Error("this test needs PostgreSQL");
+  return db;
+}
 
 /** A migrated, empty database on `store` for one test suite; closing it drops a PostgreSQL one. */
 export async function openTestDb(
