@@ -33,6 +33,8 @@ const config: KnipConfig = {
     },
     "apps/*": { vitest: tests },
     "packages/*": { vitest: tests },
+    // the SQLite schema's drizzle-kit config, which `pnpm --filter @gateway/db generate` passes by --config
+    "packages/db": { vitest: tests, drizzle: { config: ["drizzle.config.ts", "drizzle.sqlite.config.ts"] } },
     bench: {
       // bench/src/run.ts starts the baseline proxy by path: `node … bench/src/minimal-proxy.ts`
       entry: ["src/minimal-proxy.ts"],

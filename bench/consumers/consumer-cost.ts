@@ -48,7 +48,7 @@ import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callsTopic, silentLogger } from "@gateway/contracts";
-import { calls, captureIndex, countPricingPending, type Db, openDb } from "@gateway/db";
+import { calls, captureIndex, countPricingPending, type DbHandle, openDb, type PgDb } from "@gateway/db";
 import { kafkaEnv } from "@gateway/engines";
 import { openKafkaBus } from "@gateway/engines/kafka";
 import { parseEnvWith } from "@gateway/runtime";
@@ -174,7 +174,7 @@ function engineTicks(pids: Map<Engine, number | null>) {
   return ticks;
 }
 
-async function done(db: Db, app: App): Promise<number> {
+async function done(db: PgDb, app: App): Promise<number> {
   if (app === "capture-writer") {
     const [row] = await db.select({ n: count() }).from(captureIndex);
     return row?.n ?? 0;
@@ -184,7 +184,7 @@ async function done(db: Db, app: App): Promise<number> {
   return (row?.n ?? 0) - (await countPricingPending(db));
 }
 
-async function tableBytes(db: Db, app: App): Promise<number> {
+async function tableBytes(db: PgDb, app: App): Promise<number> {
   const tables = app === "capture-writer" ? ["capture_index"] : ["calls", "call_rollups_hourly", "api_keys"];
   let bytes = 0;
   for (const table of tables) {
@@ -210,7 +210,7 @@ async function untilReady(probeUrl: string, timeoutMs: number): Promise<void> {
 
 async function measure(
   deployment: SplitDeployment,
-  db: Db,
+  db: PgDb,
   app: App,
   round: number,
   clockTicks: number,
@@ -328,7 +328,7 @@ async function measure(
   }
 }
 
-async function objectBytesSum(db: Db, app: App): Promise<number> {
+async function objectBytesSum(db: PgDb, app: App): Promise<number> {
   if (app !== "capture-writer") return 0;
   const [row] = await db
     .select({ b: sql<string>`coalesce(sum(${captureIndex.size}), 0)` })
@@ -467,7 +467,7 @@ async function main(): Promise<number> {
   const measurements: Measurement[] = [];
   let fatal: string | null = null;
   let deployment: SplitDeployment | null = null;
-  let handle: Awaited<ReturnType<typeof openDb>> | null = null;
+  let handle: DbHandle<PgDb> | null = null;
   try {
     deployment = await startSplitDeployment({
       rootDir,

@@ -9,7 +9,6 @@
  */
 import { execFileSync } from "node:child_process";
 import {
-  freshPostgresDatabase,
   openDb,
   providerHealth,
   rebuildRollups,
@@ -17,6 +16,7 @@ import {
   usageSummaryGroups,
   workloadStatuses,
 } from "@gateway/db";
+import { freshPostgresDatabase } from "@gateway/db/testing";
 import { sql } from "drizzle-orm";
 
 const total = Number(process.env.BENCH_CALLS ?? 10_000_000);

@@ -13,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { freshPostgresDatabase } from "@gateway/db";
+import { freshPostgresDatabase } from "@gateway/db/testing";
 import { appCommand } from "./app-command.ts";
 import { type Child, startChild } from "./children.ts";
 import type { Target } from "./measure.ts";

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessBus } from "@gateway/bus";
 import { type CallEvent, callsTopic, silentLogger } from "@gateway/contracts";
-import { captureIndex, openDb, runMigrations } from "@gateway/db";
+import { captureIndexPage } from "@gateway/db";
+import { openTestDb } from "@gateway/db/testing";
 import { testCallEvent } from "@gateway/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { captureKey, startCaptureWriter } from "../src/index.ts";
@@ -32,8 +33,7 @@ describe("capture writer", () => {
 
   it("is idempotent by request id and skips uncaptured calls and malformed events", async () => {
     dir = await mkdtemp(join(tmpdir(), "cw-"));
-    const store = await openDb({ kind: "pglite", dataDir: null });
-    await runMigrations(store);
+    const store = await openTestDb("sqlite");
     const blobs = createFsBlobStore(dir);
     const bus = createInProcessBus();
     await startCaptureWriter({ db: store.db, blobs, bus, log: silentLogger });
@@ -47,7 +47,7 @@ describe("capture writer", () => {
     bus.publish(callsTopic, "req_a", first);
     await bus.flush();
 
-    const rows = await store.db.select().from(captureIndex);
+    const rows = await captureIndexPage(store.db, { projectId: "proj_1" }, null, 10);
     expect(rows.map((r) => r.requestId)).toEqual(["req_a"]);
     expect(rows[0]!.key).toBe(captureKey(first));
     const stored = JSON.parse((await blobs.get(captureKey(first)))!.toString());

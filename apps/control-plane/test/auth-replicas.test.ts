@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { silentLogger } from "@gateway/contracts";
-import { apiKeys, freshPostgresDatabase } from "@gateway/db";
+import { revokeLiveApiKey } from "@gateway/db";
+import { freshPostgresDatabase } from "@gateway/db/testing";
 import { createHttpServer } from "@gateway/runtime";
 import { freePort } from "@gateway/testkit";
 import { getRequestListener } from "@hono/node-server";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createControlPlaneApp } from "../src/app.ts";
 import { type ControlPlaneDeps, controlPlaneDeps } from "../src/deps.ts";
@@ -92,8 +92,7 @@ describe.skipIf(!engines)(
       const { value, metadata } = (await res.json()) as { value: string; metadata: { id: string } };
       return { value, id: metadata.id };
     }
-    const revokeInDatabaseOnly = (id: string) =>
-      a().deps.services.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id));
+    const revokeInDatabaseOnly = (id: string) => revokeLiveApiKey(a().deps.services.db, orgId, id);
 
     it("answers a warm key from the cache and refuses it on every replica right after a revoke on one", async () => {
       // the cache answers, not PostgreSQL: a revoke written to the database alone goes unseen

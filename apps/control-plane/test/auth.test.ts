@@ -1,7 +1,7 @@
 import { configKeys } from "@gateway/cache";
-import { apiKeys, testStores } from "@gateway/db";
+import { revokeLiveApiKey } from "@gateway/db";
+import { testStores } from "@gateway/db/testing";
 import { keyHash } from "@gateway/testkit";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
@@ -15,8 +15,7 @@ describe.each(testStores())("control plane: org keys from the config cache (%s)"
   const admin = (path = "") => `/admin/v1/orgs/${h.orgId}${path}`;
   const newKey = async () => (await h.cp("POST", admin("/api_keys"), {})).json;
   const listWith = async (key: string) => (await h.cp("GET", admin("/projects"), undefined, key)).status;
-  const revokeInDatabaseOnly = (id: string) =>
-    h.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, id));
+  const revokeInDatabaseOnly = (id: string) => revokeLiveApiKey(h.db, h.orgId, id);
 
   it("refuses a key on the very next request after its revoke, warm as it was", async () => {
     const { value, metadata } = await newKey();

@@ -1,3 +1,4 @@
+import { postgresOf } from "@gateway/db/testing";
 import { eventually } from "@gateway/testkit";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { type ControlPlaneHarness, startControlPlane } from "./support/harness.t
  * race is made, not hoped for: another session renames workload B to "taken" and holds its
  * transaction open, so the PATCH that renames A finds the name free (B's new name is not
  * committed), then waits on the unique index until B's rename commits, and fails with a unique
- * violation. PGlite runs one transaction at a time, so only PostgreSQL can interleave them.
+ * violation. SQLite runs one transaction at a time, so only PostgreSQL can interleave them.
  */
 describe.skipIf(!process.env.GATEWAY_TEST_POSTGRES_URL)(
   "one conflict path (GATEWAY_TEST_POSTGRES_URL)",
@@ -24,7 +25,7 @@ describe.skipIf(!process.env.GATEWAY_TEST_POSTGRES_URL)(
     /** Sessions waiting on a lock, asked on a connection of its own (a transaction keeps its first view of it). */
     async function blockedSessions(): Promise<number> {
       // postgres.js answers an array of rows
-      const rows = (await h.db.execute(sql`
+      const rows = (await postgresOf(h.db).execute(sql`
       select count(*)::int as n from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock'`)) as unknown as { n: number }[];
       return rows[0]!.n;
@@ -35,7 +36,7 @@ describe.skipIf(!process.env.GATEWAY_TEST_POSTGRES_URL)(
       const b = (await h.cp("POST", workloads, { name: "b" })).json.id as string;
 
       // wrapped, as the transaction would otherwise wait for the PATCH, which waits for its commit
-      const { renamingA } = await h.db.transaction(async (tx) => {
+      const { renamingA } = await postgresOf(h.db).transaction(async (tx) => {
         await tx.execute(sql`update workloads set name = 'taken' where id = ${b}`);
         const renamingA = h.cp("PATCH", `${workloads}/${a}`, { name: "taken" });
         // the PATCH waits on the unique index

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { idempotencyKeys, testStores } from "@gateway/db";
+import { ageIdempotencyKey, idempotencyRows, reopenIdempotencyKey, testStores } from "@gateway/db/testing";
 import { type Json, operatorToken } from "@gateway/testkit";
-import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
 
@@ -37,12 +36,8 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     };
   }
   const count = async (path: string, list: string) => ((await h.cp("GET", path)).json[list] as Json[]).length;
-  const stored = (key: string) => h.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
-  const age = (key: string, by: string) =>
-    h.db
-      .update(idempotencyKeys)
-      .set({ createdAt: sql`now() - ${by}::interval` })
-      .where(eq(idempotencyKeys.key, key));
+  const stored = (key: string) => idempotencyRows(h.db, key);
+  const age = (key: string, seconds: number) => ageIdempotencyKey(h.db, key, seconds);
 
   it("answers a retried create with its first answer, marked as a replay, and creates nothing more", async () => {
     const creates = [
@@ -132,17 +127,14 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     const key = randomUUID();
     expect((await post(admin("/api_keys"), { name: "held" }, key)).status).toBe(201);
     // as it was while the first request ran
-    await h.db
-      .update(idempotencyKeys)
-      .set({ status: null, response: null })
-      .where(eq(idempotencyKeys.key, key));
+    await reopenIdempotencyKey(h.db, key);
     const running = await post(admin("/api_keys"), { name: "held" }, key);
     expect(running).toMatchObject({ status: 409, retryAfter: "1" });
     expect(running.json.error.code).toBe("idempotency_in_progress");
     // another request with it is still another request
     expect((await post(admin("/api_keys"), { name: "other" }, key)).status).toBe(422);
 
-    await age(key, "2 minutes");
+    await age(key, 2 * 60);
     const takenOver = await post(admin("/api_keys"), { name: "held" }, key);
     expect(takenOver).toMatchObject({ status: 201, replayed: null });
     expect(takenOver.json.value).toMatch(/^sk_/);
@@ -168,8 +160,8 @@ describe.each(testStores())("control plane: Idempotency-Key on creates (%s)", (s
     const [expiring, swept] = [randomUUID(), randomUUID()];
     const first = await post(admin("/api_keys"), { name: "day-old" }, expiring);
     expect((await post(admin("/api_keys"), {}, swept)).status).toBe(201);
-    await age(expiring, "25 hours");
-    await age(swept, "25 hours");
+    await age(expiring, 25 * 3600);
+    await age(swept, 25 * 3600);
     const again = await post(admin("/api_keys"), { name: "day-old" }, expiring);
     expect(again).toMatchObject({ status: 201, replayed: null });
     expect(again.json.metadata.id).not.toBe(first.json.metadata.id);

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CatalogModelEntry, configKeys } from "@gateway/cache";
-import { testStores } from "@gateway/db";
+import { testStores } from "@gateway/db/testing";
 import { type Json, price } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";
@@ -141,6 +141,8 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
       [{ input_usd_per_mtok: "-1" }, "input_usd_per_mtok"],
       [{ output_usd_per_mtok: "1e3" }, "output_usd_per_mtok"],
       [{ output_usd_per_mtok: "NaN" }, "output_usd_per_mtok"],
+      // more than 6 decimals: a cost would not be whole pico-dollars (docs/decisions.md)
+      [{ cache_read_usd_per_mtok: "0.1234567" }, "cache_read_usd_per_mtok"],
       [{ effective_from: "yesterday" }, "effective_from"],
       [{ model: "" }, "model"],
       [{ margin: "1" }, "margin"],

@@ -6,10 +6,10 @@ import { createInProcessBus } from "@gateway/bus";
 import { createInProcessCache } from "@gateway/cache";
 import { silentLogger } from "@gateway/contracts";
 import { callRow, startCostingWorker } from "@gateway/costing-worker";
-import { calls, type DbHandle, openTestDb, priceCallsById, recordCalls, seedPrices } from "@gateway/db";
+import { type DbHandle, priceCallsById, recordCalls, seedPrices } from "@gateway/db";
+import { callRows, openTestDb } from "@gateway/db/testing";
 import { costingJobs, createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { type Json, operatorToken, plainUsage, testCallEvent } from "@gateway/testkit";
-import { inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createControlPlaneApp } from "../src/app.ts";
 import { buildServices } from "../src/services/build-services.ts";
@@ -27,7 +27,7 @@ describe("re-pricing is the costing worker's job, queued by the control plane", 
   let jobs: JobQueue;
   let blobsDir: string;
   beforeEach(async () => {
-    handle = await openTestDb("pglite");
+    handle = await openTestDb("sqlite");
     jobs = createInProcessQueue();
     blobsDir = await mkdtemp(join(tmpdir(), "gw-repricing-"));
   });
@@ -50,11 +50,13 @@ describe("re-pricing is the costing worker's job, queued by the control plane", 
 
   /** Each call's unpriced reason and cost in dollars, in the order of `ids`. */
   async function costs(ids: string[]) {
-    const rows = await handle.db
-      .select({ id: calls.requestId, reason: calls.unpricedReason, cost: calls.customerCostUsd })
-      .from(calls)
-      .where(inArray(calls.requestId, ids));
-    const byId = new Map(rows.map((r) => [r.id, [r.reason, r.cost === null ? null : Number(r.cost)]]));
+    const rows = await callRows(handle.db, ids);
+    const byId = new Map(
+      rows.map((r) => [
+        r.requestId,
+        [r.unpricedReason, r.customerCostUsd === null ? null : Number(r.customerCostUsd)],
+      ]),
+    );
     return ids.map((id) => byId.get(id));
   }
 

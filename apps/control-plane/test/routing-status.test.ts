@@ -1,4 +1,4 @@
-import { testStores } from "@gateway/db";
+import { testStores } from "@gateway/db/testing";
 import { deployment, putCatalogModel } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlaneHarness, startControlPlane } from "./support/harness.ts";

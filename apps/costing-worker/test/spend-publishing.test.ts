@@ -1,6 +1,7 @@
 import { createInProcessBus, type EventBus } from "@gateway/bus";
 import { type CallEvent, callsTopic, type Logger, type SpendTotal, silentLogger } from "@gateway/contracts";
-import { calls, type Db, type DbHandle, limits, openDb, prices, runMigrations } from "@gateway/db";
+import { type Db, type DbHandle, insertPrice, writeLimits } from "@gateway/db";
+import { callRows, openTestDb } from "@gateway/db/testing";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits, type LimitStore } from "@gateway/limits";
 import { plainUsage, testCallEvent } from "@gateway/testkit";
@@ -61,8 +62,7 @@ describe("the costing worker publishes spend for the budgets", () => {
   const limitStore = recordingLimits();
   const { log, errors } = errorLog();
 
-  const callRow = async (requestId: string) =>
-    (await db.select().from(calls)).find((c) => c.requestId === requestId);
+  const callRow = async (requestId: string) => (await callRows(db, [requestId]))[0];
 
   async function price(event: CallEvent) {
     bus.publish(callsTopic, event.request_id, event);
@@ -71,11 +71,10 @@ describe("the costing worker publishes spend for the budgets", () => {
   }
 
   beforeAll(async () => {
-    handle = await openDb({ kind: "pglite", dataDir: null });
-    await runMigrations(handle);
+    handle = await openTestDb("sqlite");
     db = handle.db;
     // a call costs $2.00033: the project's $1 budget is spent by the first one
-    await db.insert(prices).values({
+    await insertPrice(db, {
       id: "price_s5",
       model: "claude-sonnet-5",
       effectiveFrom: new Date("2000-01-01T00:00:00Z"),
@@ -85,14 +84,11 @@ describe("the costing worker publishes spend for the budgets", () => {
       cacheReadUsdPerMtok: "0.2",
       outputUsdPerMtok: "10",
     });
-    await db.insert(limits).values({
-      scope: "project",
-      scopeId: "p1",
-      orgId: "org_1",
-      budgetUsd: "1",
-      budgetPeriod: "day",
-      budgetAppliesTo: "managed",
-    });
+    await writeLimits(
+      db,
+      { scope: "project", scopeId: "p1", orgId: "org_1" },
+      { budget: { usd: "1", period: "day", applies_to: "managed" } },
+    );
     bus = createInProcessBus();
     jobs = createInProcessQueue();
     worker = await startCostingWorker({ db, bus, jobs, log, limits: limitStore.limitStore });
@@ -160,7 +156,7 @@ describe("the costing worker publishes spend for the budgets", () => {
     });
     await price(refused);
     expect((await callRow(refused.request_id))?.refusedBy).toBe("project.budget");
-    const others = (await db.select().from(calls)).filter((c) => c.requestId !== refused.request_id);
+    const others = (await callRows(db)).filter((c) => c.requestId !== refused.request_id);
     expect(others.map((c) => c.refusedBy)).toEqual([null, null, null]);
   });
 

@@ -1,11 +1,12 @@
 import { callsTopic } from "@gateway/contracts";
-import { calls, testStores } from "@gateway/db";
+import { calls } from "@gateway/db";
+import { pgliteTestStores } from "@gateway/db/testing";
 import { plainUsage, testCallEvent } from "@gateway/testkit";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
 
-describe.each(testStores())("control-plane consistency (%s)", (store) => {
+describe.each(pgliteTestStores())("control-plane consistency (%s)", (store) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ store });

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
-import { calls, freshPostgresDatabase } from "@gateway/db";
+import { calls } from "@gateway/db";
+import { freshPostgresDatabase } from "@gateway/db/testing";
 import {
   type ControlPlaneSession,
   eventually,

@@ -5,7 +5,8 @@ import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessCache } from "@gateway/cache";
 import { type CallEvent, type LimitsUpdate, limitsEntry, silentLogger } from "@gateway/contracts";
 import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
-import { type DbHandle, openTestDb, testStores, workloads } from "@gateway/db";
+import { type DbHandle, workloads } from "@gateway/db";
+import { openTestDb, pgliteTestStores } from "@gateway/db/testing";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import { testCallEvent } from "@gateway/testkit";
@@ -24,7 +25,7 @@ import {
 const credentials = { GATEWAY_UPSTREAM_KEY_LIMITS: "sk-operator-limits" };
 const noRefusals = { requests_per_minute: 0, tokens_per_minute: 0, max_concurrent: 0, budget: 0 };
 
-describe.each(testStores())("limits-status report (%s)", (store) => {
+describe.each(pgliteTestStores())("limits-status report (%s)", (store) => {
   let h: Harness;
   const ids = { main: "", batch: "", otherProject: "", ci: "", ciValue: "" };
   const costed: string[] = [];

@@ -1,5 +1,6 @@
 import { type CallEvent, callsTopic, newId } from "@gateway/contracts";
-import { calls, catalogDeployments, catalogModels, testStores, workloads } from "@gateway/db";
+import { calls, catalogDeployments, catalogModels, workloads } from "@gateway/db";
+import { pgliteTestStores } from "@gateway/db/testing";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Json, operatorToken, startHarness, untilCosted } from "./harness.ts";
@@ -24,7 +25,7 @@ interface Generated extends GeneratedCall {
 
 const minute = 60_000;
 
-describe.each(testStores())("reports over generated traffic (%s)", (store) => {
+describe.each(pgliteTestStores())("reports over generated traffic (%s)", (store) => {
   let h: Harness;
   const set: Generated[] = [];
   const ids: Record<"main" | "batch" | "canary" | "idle", string> = {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "./client.ts";
+import { inTransaction, query } from "./dialect.ts";
 import { insertJsonRows } from "./json-rows.ts";
 import { captureIndex } from "./schema/index.ts";
 
@@ -18,46 +19,51 @@ export interface CaptureListScope {
   workloadId?: string;
 }
 
-/** Index rows for stored capture objects; a request id indexed already keeps its row. */
+/** Index rows for stored capture objects, in one transaction; a request id indexed already keeps its row. */
 export async function indexCaptures(db: Db, rows: NewCaptureIndexRow[]): Promise<void> {
-  await insertJsonRows(db, captureIndex, rows, "requestId");
+  if (rows.length === 0) return;
+  await inTransaction(db, (tx) => insertJsonRows(tx, captureIndex, rows, "requestId"));
 }
 
 /** Which of these request ids have a capture index row. */
 export async function indexedCaptureIds(db: Db, requestIds: string[]): Promise<Set<string>> {
   if (requestIds.length === 0) return new Set();
-  const rows = await db
-    .select({ id: captureIndex.requestId })
-    .from(captureIndex)
-    .where(inArray(captureIndex.requestId, requestIds));
+  const rows = await query(db, (orm, t) =>
+    orm
+      .select({ id: t.captureIndex.requestId })
+      .from(t.captureIndex)
+      .where(inArray(t.captureIndex.requestId, requestIds)),
+  );
   return new Set(rows.map((r) => r.id));
 }
 
 /** Up to `limit` index rows of the scope, newest first, keyset-paged: those after `after` when given. */
-export function captureIndexPage(
+export async function captureIndexPage(
   db: Db,
   scope: CaptureListScope,
   after: CapturePosition | null,
   limit: number,
 ): Promise<CaptureIndexRow[]> {
-  const older = after
-    ? or(
-        lt(captureIndex.uploadedAt, after.uploadedAt),
-        and(eq(captureIndex.uploadedAt, after.uploadedAt), lt(captureIndex.requestId, after.requestId)),
+  return query(db, (orm, { captureIndex: c }) => {
+    const older = after
+      ? or(
+          lt(c.uploadedAt, after.uploadedAt),
+          and(eq(c.uploadedAt, after.uploadedAt), lt(c.requestId, after.requestId)),
+        )
+      : undefined;
+    return orm
+      .select()
+      .from(c)
+      .where(
+        and(
+          eq(c.projectId, scope.projectId),
+          scope.workloadId === undefined ? undefined : eq(c.workloadId, scope.workloadId),
+          older,
+        ),
       )
-    : undefined;
-  return db
-    .select()
-    .from(captureIndex)
-    .where(
-      and(
-        eq(captureIndex.projectId, scope.projectId),
-        scope.workloadId === undefined ? undefined : eq(captureIndex.workloadId, scope.workloadId),
-        older,
-      ),
-    )
-    .orderBy(desc(captureIndex.uploadedAt), desc(captureIndex.requestId))
-    .limit(limit);
+      .orderBy(desc(c.uploadedAt), desc(c.requestId))
+      .limit(limit);
+  });
 }
 
 /** The project's index row of one request, if it has a capture. */
@@ -66,20 +72,24 @@ export async function findCaptureIndexRow(
   projectId: string,
   requestId: string,
 ): Promise<CaptureIndexRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(captureIndex)
-    .where(and(eq(captureIndex.projectId, projectId), eq(captureIndex.requestId, requestId)));
+  const [row] = await query(db, (orm, t) =>
+    orm
+      .select()
+      .from(t.captureIndex)
+      .where(and(eq(t.captureIndex.projectId, projectId), eq(t.captureIndex.requestId, requestId))),
+  );
   return row;
 }
 
 /** When the project's oldest capture was uploaded; null when it has none. */
 export async function oldestCaptureUpload(db: Db, projectId: string): Promise<Date | null> {
-  const [oldest] = await db
-    .select({ uploadedAt: captureIndex.uploadedAt })
-    .from(captureIndex)
-    .where(eq(captureIndex.projectId, projectId))
-    .orderBy(asc(captureIndex.uploadedAt))
-    .limit(1);
+  const [oldest] = await query(db, (orm, t) =>
+    orm
+      .select({ uploadedAt: t.captureIndex.uploadedAt })
+      .from(t.captureIndex)
+      .where(eq(t.captureIndex.projectId, projectId))
+      .orderBy(asc(t.captureIndex.uploadedAt))
+      .limit(1),
+  );
   return oldest?.uploadedAt ?? null;
 }

@@ -1,7 +1,8 @@
 import { newId } from "@gateway/contracts";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { catalogDeployments, catalogModels } from "./schema/catalog.ts";
+import { builder, inTransaction, isSqlite, query } from "./dialect.ts";
+import type { catalogDeployments, catalogModels } from "./schema/catalog.ts";
 
 export type CatalogModelRow = typeof catalogModels.$inferSelect;
 export type CatalogDeploymentRow = typeof catalogDeployments.$inferSelect;
@@ -15,41 +16,51 @@ export interface CatalogModelState {
 }
 
 /** Catalog models, oldest first. */
-export function listCatalogModels(db: Db, options: { activeOnly: boolean }): Promise<CatalogModelRow[]> {
-  return db
-    .select()
-    .from(catalogModels)
-    .where(options.activeOnly ? eq(catalogModels.active, true) : undefined)
-    .orderBy(asc(catalogModels.createdAt), asc(catalogModels.id));
+export async function listCatalogModels(
+  db: Db,
+  options: { activeOnly: boolean },
+): Promise<CatalogModelRow[]> {
+  return query(db, (orm, t) =>
+    orm
+      .select()
+      .from(t.catalogModels)
+      .where(options.activeOnly ? eq(t.catalogModels.active, true) : undefined)
+      .orderBy(asc(t.catalogModels.createdAt), asc(t.catalogModels.id)),
+  );
 }
 
-/** Every model's deployments, lowest priority first. */
-export function listCatalogDeployments(db: Db): Promise<CatalogDeploymentRow[]> {
-  return db
-    .select()
-    .from(catalogDeployments)
-    .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
+/** Deployments, lowest priority first: every model's, or those of `modelIds` when given. */
+export async function listCatalogDeployments(
+  db: Db,
+  modelIds?: readonly string[],
+): Promise<CatalogDeploymentRow[]> {
+  return query(db, (orm, { catalogDeployments: d }) =>
+    orm
+      .select()
+      .from(d)
+      .where(modelIds ? inArray(d.modelId, [...modelIds]) : undefined)
+      .orderBy(asc(d.priority), asc(d.id)),
+  );
 }
 
 export async function catalogModelWithDeployments(
   db: Db,
   id: string,
 ): Promise<{ model: CatalogModelRow; deployments: CatalogDeploymentRow[] } | undefined> {
-  const [model] = await db.select().from(catalogModels).where(eq(catalogModels.id, id));
+  const [model] = await query(db, (orm, t) =>
+    orm.select().from(t.catalogModels).where(eq(t.catalogModels.id, id)),
+  );
   if (!model) return undefined;
-  const deployments = await db
-    .select()
-    .from(catalogDeployments)
-    .where(eq(catalogDeployments.modelId, id))
-    .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
-  return { model, deployments };
+  return { model, deployments: await listCatalogDeployments(db, [id]) };
 }
 
 export async function isActiveCatalogModel(db: Db, id: string): Promise<boolean> {
-  const [model] = await db
-    .select({ id: catalogModels.id })
-    .from(catalogModels)
-    .where(and(eq(catalogModels.id, id), eq(catalogModels.active, true)));
+  const [model] = await query(db, (orm, t) =>
+    orm
+      .select({ id: t.catalogModels.id })
+      .from(t.catalogModels)
+      .where(and(eq(t.catalogModels.id, id), eq(t.catalogModels.active, true))),
+  );
   return model !== undefined;
 }
 
@@ -67,21 +78,21 @@ export async function replaceCatalogModel(
   id: string,
   model: CatalogModelState,
 ): Promise<{ created: boolean }> {
-  return db.transaction(async (tx) => {
-    const [existing] = await tx.select().from(catalogModels).where(eq(catalogModels.id, id)).for("update");
+  return inTransaction(db, async (tx) => {
+    const { orm, t } = builder(tx);
+    const { catalogModels: m, catalogDeployments: d } = t;
+    const current = orm.select().from(m).where(eq(m.id, id));
+    const [existing] = await (isSqlite(tx) ? current : current.for("update"));
     if (existing) {
-      await tx
-        .update(catalogModels)
-        .set({ displayName: model.displayName, active: model.active })
-        .where(eq(catalogModels.id, id));
+      await orm.update(m).set({ displayName: model.displayName, active: model.active }).where(eq(m.id, id));
     } else {
-      await tx.insert(catalogModels).values({ id, displayName: model.displayName, active: model.active });
+      await orm.insert(m).values({ id, displayName: model.displayName, active: model.active });
     }
-    const previous = await tx.select().from(catalogDeployments).where(eq(catalogDeployments.modelId, id));
-    await tx.delete(catalogDeployments).where(eq(catalogDeployments.modelId, id));
-    const rows = model.deployments.map((d) => {
-      const kept = previous.find((p) => identity(p) === identity(d));
-      return { ...d, modelId: id, id: kept?.id ?? newId("deployment") };
+    const previous = await orm.select().from(d).where(eq(d.modelId, id));
+    await orm.delete(d).where(eq(d.modelId, id));
+    const rows = model.deployments.map((dep) => {
+      const kept = previous.find((p) => identity(p) === identity(dep));
+      return { ...dep, modelId: id, id: kept?.id ?? newId("deployment") };
     });
     // Duplicate entries in one body would share a kept id: give every repeat a fresh one.
     const seen = new Set<string>();
@@ -89,7 +100,7 @@ export async function replaceCatalogModel(
       if (seen.has(row.id)) row.id = newId("deployment");
       seen.add(row.id);
     }
-    if (rows.length > 0) await tx.insert(catalogDeployments).values(rows);
+    if (rows.length > 0) await orm.insert(d).values(rows);
     return { created: !existing };
   });
 }

@@ -1,17 +1,26 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type * as schema from "./schema/index.ts";
+import type { SqliteDb } from "./sqlite/sqlite-db.ts";
 
 export type Schema = typeof schema;
-/** The one database type every app codes against; PGlite and PostgreSQL both satisfy it. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** drizzle's PostgreSQL database: postgres.js, or PGlite until the standalone process moves to SQLite. */
+export type PgDb = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * The one database type every app codes against: PostgreSQL or SQLite. Apps hand it to the named
+ * functions of this package and never look inside (docs/decisions.md, "The embedded store").
+ */
+export type Db = PgDb | SqliteDb;
+export type { SqliteDb };
 
 export type DbConfig =
+  /** SQLite in one file, or in memory when `file` is null. */
+  | { kind: "sqlite"; file: string | null }
   /** `ownThread`: run PGlite on a worker thread, off the thread that serves traffic. */
   | { kind: "pglite"; dataDir: string | null; ownThread?: boolean }
   | { kind: "postgres"; url: string; max?: number };
 
-export interface DbHandle {
-  db: Db;
+export interface DbHandle<D extends Db = Db> {
+  db: D;
   kind: DbConfig["kind"];
   /**
    * Runs `work` while holding the database-wide startup lock, so that several processes
@@ -22,11 +31,15 @@ export interface DbHandle {
 }
 
 /**
- * Opens the relational store: PGlite on disk (or in memory when `dataDir` is null), or PostgreSQL.
- * Each driver is imported only when it is opened, so a split app never loads PGlite (and the
- * standalone process on PGlite never loads postgres.js).
+ * Opens the relational store: SQLite, PGlite on disk (or in memory when `dataDir` is null), or
+ * PostgreSQL. Each driver is imported only when it is opened, so a split app never loads SQLite
+ * or PGlite (and the embedded process never loads postgres.js).
  */
+export async function openDb(config: Extract<DbConfig, { kind: "sqlite" }>): Promise<DbHandle<SqliteDb>>;
+export async function openDb(config: Exclude<DbConfig, { kind: "sqlite" }>): Promise<DbHandle<PgDb>>;
+export async function openDb(config: DbConfig): Promise<DbHandle>;
 export async function openDb(config: DbConfig): Promise<DbHandle> {
+  if (config.kind === "sqlite") return (await import("./sqlite/open-sqlite.ts")).openSqlite(config);
   if (config.kind === "pglite") return (await import("./open-pglite.ts")).openPglite(config);
   return (await import("./open-postgres.ts")).openPostgres(config);
 }

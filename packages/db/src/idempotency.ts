@@ -1,6 +1,8 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { idempotencyKeys } from "./schema/idempotency-keys.ts";
+import { isSqlite, query } from "./dialect.ts";
+import type { idempotencyKeys } from "./schema/idempotency-keys.ts";
+import { dbNow } from "./sql-rows.ts";
 
 /** Whose key, on which route: keys of different scopes or routes never meet. */
 export interface IdempotencyTarget {
@@ -26,11 +28,17 @@ export type IdempotencyClaim =
   | { kind: "in_progress" }
   | { kind: "completed"; status: number; response: string };
 
-const row = (t: IdempotencyTarget) =>
-  and(eq(idempotencyKeys.scope, t.scope), eq(idempotencyKeys.route, t.route), eq(idempotencyKeys.key, t.key));
+type Keys = typeof idempotencyKeys;
 
-const olderThan = (seconds: number): SQL =>
-  sql`${idempotencyKeys.createdAt} < now() - (${seconds}::int * interval '1 second')`;
+const row = (k: Keys, t: IdempotencyTarget) =>
+  and(eq(k.scope, t.scope), eq(k.route, t.route), eq(k.key, t.key));
+
+/** Rows created more than `seconds` ago, by the database's clock. */
+function olderThan(db: Db, k: Keys, seconds: number): SQL {
+  return isSqlite(db)
+    ? sql`${k.createdAt} < ${dbNow(db)} - ${seconds * 1000}`
+    : sql`${k.createdAt} < now() - (${seconds}::int * interval '1 second')`;
+}
 
 /**
  * Claims `target` for one request (its hash and its request id as `owner`), or says what holds it:
@@ -47,19 +55,23 @@ export async function claimIdempotencyKey(
   // a row released between the upsert and the read below is claimed again; after a few such
   // races (a key hammered by failing requests) the caller is asked to retry
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [claimed] = await db
-      .insert(idempotencyKeys)
-      .values({ ...target, ...request })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.scope, idempotencyKeys.route, idempotencyKeys.key],
-        set: { ...request, status: null, response: null, createdAt: sql`now()` },
-        setWhere: sql`${olderThan(times.retentionSeconds)} or (${isNull(idempotencyKeys.status)}
-          and ${idempotencyKeys.requestHash} = excluded.request_hash
-          and ${olderThan(times.abandonedAfterSeconds)})`,
-      })
-      .returning({ owner: idempotencyKeys.owner });
+    const [claimed] = await query(db, (orm, { idempotencyKeys: k }) =>
+      orm
+        .insert(k)
+        .values({ ...target, ...request })
+        .onConflictDoUpdate({
+          target: [k.scope, k.route, k.key],
+          set: { ...request, status: null, response: null, createdAt: sql`${dbNow(db)}` },
+          setWhere: sql`${olderThan(db, k, times.retentionSeconds)} or (${isNull(k.status)}
+            and ${k.requestHash} = excluded.request_hash
+            and ${olderThan(db, k, times.abandonedAfterSeconds)})`,
+        })
+        .returning({ owner: k.owner }),
+    );
     if (claimed) return { kind: "claimed" };
-    const [held] = await db.select().from(idempotencyKeys).where(row(target));
+    const [held] = await query(db, (orm, { idempotencyKeys: k }) =>
+      orm.select().from(k).where(row(k, target)),
+    );
     if (!held) continue;
     if (held.requestHash !== request.requestHash) return { kind: "other_request" };
     // both are written at once, by the request that completes
@@ -76,17 +88,19 @@ export async function completeIdempotencyKey(
   owner: string,
   answer: { status: number; response: string },
 ): Promise<void> {
-  await db
-    .update(idempotencyKeys)
-    .set(answer)
-    .where(and(row(target), eq(idempotencyKeys.owner, owner), isNull(idempotencyKeys.status)));
+  await query(db, (orm, { idempotencyKeys: k }) =>
+    orm
+      .update(k)
+      .set(answer)
+      .where(and(row(k, target), eq(k.owner, owner), isNull(k.status))),
+  );
 }
 
 /** Frees a key whose request failed, so that a retry runs it again. */
 export async function releaseIdempotencyKey(db: Db, target: IdempotencyTarget, owner: string): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(and(row(target), eq(idempotencyKeys.owner, owner), isNull(idempotencyKeys.status)));
+  await query(db, (orm, { idempotencyKeys: k }) =>
+    orm.delete(k).where(and(row(k, target), eq(k.owner, owner), isNull(k.status))),
+  );
 }
 
 /**
@@ -95,13 +109,13 @@ export async function releaseIdempotencyKey(db: Db, target: IdempotencyTarget, o
  * its own.
  */
 export async function sweepIdempotencyKeys(db: Db, retentionSeconds: number): Promise<void> {
-  const expired = db
-    .select({ scope: idempotencyKeys.scope, route: idempotencyKeys.route, key: idempotencyKeys.key })
-    .from(idempotencyKeys)
-    .where(olderThan(retentionSeconds))
-    .orderBy(idempotencyKeys.createdAt)
-    .limit(100);
-  await db
-    .delete(idempotencyKeys)
-    .where(sql`(${idempotencyKeys.scope}, ${idempotencyKeys.route}, ${idempotencyKeys.key}) in ${expired}`);
+  await query(db, (orm, { idempotencyKeys: k }) => {
+    const expired = orm
+      .select({ scope: k.scope, route: k.route, key: k.key })
+      .from(k)
+      .where(olderThan(db, k, retentionSeconds))
+      .orderBy(k.createdAt)
+      .limit(100);
+    return orm.delete(k).where(sql`(${k.scope}, ${k.route}, ${k.key}) in ${expired}`);
+  });
 }

@@ -1,22 +1,28 @@
 import { getTableColumns, getTableName, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "./client.ts";
-import { queryRows } from "./sql-rows.ts";
+import { isSqlite } from "./dialect.ts";
+import { noNul, queryRows } from "./sql-rows.ts";
+import { insertSqliteRows } from "./sqlite/insert-rows.ts";
 
 /**
- * Inserts many rows as ONE jsonb parameter, expanded by the database with
- * `jsonb_populate_recordset`, and ignores rows whose key exists. A batch of rows bound one
- * column at a time costs the query builder and the server a parameter per cell (tens of
- * thousands per batch); this costs one. Every column must be given a value (missing keys become
- * NULL, not the column default). Returns the `returning` column of the rows actually inserted.
+ * Inserts many rows and ignores rows whose key exists; returns the `returning` column of the rows
+ * actually inserted. Every column must be given a value (missing keys become NULL, not the column
+ * default), and U+0000 in a string becomes U+FFFD on both stores (a model name can carry one; one
+ * such row would fail its whole batch on every redelivery).
+ *
+ * PostgreSQL: ONE jsonb parameter expanded by `jsonb_populate_recordset`; a batch bound a column
+ * at a time costs the builder and the server a parameter per cell (tens of thousands), this one.
+ * SQLite: one cached prepared insert per row; run it inside a transaction (docs/decisions.md).
  */
 export async function insertJsonRows<T extends PgTable>(
-  db: Pick<Db, "execute">,
+  db: Db,
   table: T,
   rows: T["$inferInsert"][],
   returning: keyof T["$inferSelect"] & string,
 ): Promise<string[]> {
   if (rows.length === 0) return [];
+  if (isSqlite(db)) return insertSqliteRows(db, getTableName(table), rows, returning);
   const columns = getTableColumns(table);
   const json = rows.map((row) => {
     const out: Record<string, unknown> = {};
@@ -26,13 +32,9 @@ export async function insertJsonRows<T extends PgTable>(
     }
     return out;
   });
-  // Postgres text and jsonb cannot hold U+0000, and a caller can put one in any string it sends
-  // (a model name); one such row would fail its whole batch on every redelivery. Replace it.
   let text = JSON.stringify(json);
   if (text.includes("\\u0000")) {
-    text = JSON.stringify(json, (_key, value: unknown) =>
-      typeof value === "string" ? value.replaceAll("\u0000", "\uFFFD") : value,
-    );
+    text = JSON.stringify(json, (_key, value: unknown) => (typeof value === "string" ? noNul(value) : value));
   }
   const name = sql.identifier(getTableName(table));
   const key = sql.identifier(columns[returning]!.name);
@@ -44,7 +46,10 @@ export async function insertJsonRows<T extends PgTable>(
   return inserted.map((r) => r.key!);
 }
 
-/** `<column> in (<ids>)` with the ids as one jsonb parameter, however many there are. */
-export function inJsonList(column: SQL, ids: readonly string[]): SQL {
-  return sql`${column} in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
+/** `<column> in (<ids>)` with the ids as one JSON parameter, however many there are. */
+export function inJsonList(db: Db, column: SQL, ids: readonly string[]): SQL {
+  const list = JSON.stringify(ids);
+  return isSqlite(db)
+    ? sql`${column} in (select value from json_each(${list}))`
+    : sql`${column} in (select jsonb_array_elements_text(${list}::jsonb))`;
 }

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { apiKeys } from "./schema/api-keys.ts";
+import { isSqlite } from "./dialect.ts";
+import { queryRows } from "./sql-rows.ts";
 
 /**
  * Moves each key's `last_used_at` forward to its latest use among `uses`, never backwards (uses
  * arrive out of order and again on redelivery). One statement for the whole batch, the uses as one
- * jsonb parameter, however many keys it names.
+ * JSON parameter, however many keys it names.
  */
 export async function recordKeyUses(db: Db, uses: { keyId: string; at: string }[]): Promise<void> {
   const latest = new Map<string, Date>();
@@ -15,10 +16,21 @@ export async function recordKeyUses(db: Db, uses: { keyId: string; at: string }[
     if (!seen || seen < at) latest.set(use.keyId, at);
   }
   if (latest.size === 0) return;
+  if (isSqlite(db)) {
+    const rows = JSON.stringify([...latest].map(([id, at]) => ({ id, at: at.getTime() })));
+    await queryRows(
+      db,
+      sql`update api_keys set last_used_at = u.at
+          from (select value ->> 'id' as id, value ->> 'at' as at from json_each(${rows})) as u
+          where api_keys.id = u.id and (api_keys.last_used_at is null or api_keys.last_used_at < u.at)`,
+    );
+    return;
+  }
   const rows = JSON.stringify([...latest].map(([id, at]) => ({ id, at: at.toISOString() })));
-  await db.execute(
-    sql`update ${apiKeys} set last_used_at = u.at
+  await queryRows(
+    db,
+    sql`update api_keys set last_used_at = u.at
         from jsonb_to_recordset(${rows}::jsonb) as u(id text, at timestamptz)
-        where ${apiKeys.id} = u.id and (${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < u.at)`,
+        where api_keys.id = u.id and (api_keys.last_used_at is null or api_keys.last_used_at < u.at)`,
   );
 }

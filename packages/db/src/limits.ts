@@ -8,8 +8,10 @@ import {
 } from "@gateway/contracts";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
+import { builder, inTransaction, query } from "./dialect.ts";
 import { inJsonList } from "./json-rows.ts";
-import { limits } from "./schema/limits.ts";
+import type { limits } from "./schema/limits.ts";
+import { dbNow } from "./sql-rows.ts";
 
 type LimitsRow = typeof limits.$inferSelect;
 type LimitColumns = Partial<
@@ -72,11 +74,16 @@ const hasNoLimit = (l: Limits) =>
   l.max_concurrent === null &&
   l.budget === null;
 
-const scopeRow = (scope: LimitScope, scopeId: string) =>
-  and(eq(limits.scope, scope), eq(limits.scopeId, scopeId));
+const scopeRow = (l: typeof limits, scope: LimitScope, scopeId: string) =>
+  and(eq(l.scope, scope), eq(l.scopeId, scopeId));
 
 export async function readLimits(db: Db, scope: LimitScope, scopeId: string): Promise<ScopeLimits> {
-  const [row] = await db.select().from(limits).where(scopeRow(scope, scopeId));
+  const [row] = await query(db, (orm, t) =>
+    orm
+      .select()
+      .from(t.limits)
+      .where(scopeRow(t.limits, scope, scopeId)),
+  );
   return row
     ? { limits: limitsOfRow(row), updatedAt: row.updatedAt }
     : { limits: noLimits(), updatedAt: null };
@@ -91,18 +98,21 @@ export async function writeLimits(db: Db, target: LimitsTarget, update: LimitsUp
   const columns = limitColumns(update);
   // nothing to change: no write, so updated_at still says when the limits last changed
   if (Object.keys(columns).length === 0) return readLimits(db, target.scope, target.scopeId);
-  const [row] = await db
-    .insert(limits)
-    .values({ ...target, ...columns })
-    .onConflictDoUpdate({
-      target: [limits.scope, limits.scopeId],
-      set: { ...columns, updatedAt: sql`now()` },
-    })
-    .returning();
-  const written = limitsOfRow(row!);
-  if (!hasNoLimit(written)) return { limits: written, updatedAt: row!.updatedAt };
-  await db.delete(limits).where(scopeRow(target.scope, target.scopeId));
-  return { limits: written, updatedAt: null };
+  return inTransaction(db, async (tx) => {
+    const { orm, t } = builder(tx);
+    const [row] = await orm
+      .insert(t.limits)
+      .values({ ...target, ...columns })
+      .onConflictDoUpdate({
+        target: [t.limits.scope, t.limits.scopeId],
+        set: { ...columns, updatedAt: sql`${dbNow(tx)}` },
+      })
+      .returning();
+    const written = limitsOfRow(row!);
+    if (!hasNoLimit(written)) return { limits: written, updatedAt: row!.updatedAt };
+    await orm.delete(t.limits).where(scopeRow(t.limits, target.scope, target.scopeId));
+    return { limits: written, updatedAt: null };
+  });
 }
 
 /**
@@ -116,10 +126,12 @@ export async function readLimitsOf(
 ): Promise<(scopeId: string) => Limits> {
   const found = new Map<string, Limits>();
   if (scopeIds.length > 0) {
-    const rows = await db
-      .select()
-      .from(limits)
-      .where(and(eq(limits.scope, scope), inJsonList(sql`${limits.scopeId}`, scopeIds)));
+    const rows = await query(db, (orm, t) =>
+      orm
+        .select()
+        .from(t.limits)
+        .where(and(eq(t.limits.scope, scope), inJsonList(db, sql`${t.limits.scopeId}`, scopeIds))),
+    );
     for (const row of rows) found.set(row.scopeId, limitsOfRow(row));
   }
   return (scopeId) => found.get(scopeId) ?? noLimits();

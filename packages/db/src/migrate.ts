@@ -2,17 +2,28 @@ import { fileURLToPath } from "node:url";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { DbHandle, Schema } from "./client.ts";
+import { isSqlite } from "./dialect.ts";
 
-const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
+const folder = (dialect: "postgres" | "sqlite") =>
+  fileURLToPath(new URL(`../migrations/${dialect}`, import.meta.url));
 
-/** Applies the committed migrations; the same files serve PGlite and PostgreSQL. Idempotent. */
+/**
+ * Applies the committed migrations of the store's dialect: `migrations/postgres` (PostgreSQL and
+ * PGlite) or `migrations/sqlite`. Idempotent.
+ */
 export async function runMigrations(handle: DbHandle): Promise<void> {
+  const { db } = handle;
   // each driver's migrator imported only where that driver is open (see `openDb`)
-  if (handle.kind === "pglite") {
+  if (isSqlite(db)) {
+    const { migrate } = await import("drizzle-orm/better-sqlite3/migrator");
+    await db.connection.holdTurn(async () =>
+      migrate(db.orm as never, { migrationsFolder: folder("sqlite") }),
+    );
+  } else if (handle.kind === "pglite") {
     const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(handle.db as unknown as PgliteDatabase<Schema>, { migrationsFolder });
+    await migrate(db as unknown as PgliteDatabase<Schema>, { migrationsFolder: folder("postgres") });
   } else {
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(handle.db as unknown as PostgresJsDatabase<Schema>, { migrationsFolder });
+    await migrate(db as unknown as PostgresJsDatabase<Schema>, { migrationsFolder: folder("postgres") });
   }
 }

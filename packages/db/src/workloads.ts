@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { projects } from "./schema/projects.ts";
-import { workloads } from "./schema/workloads.ts";
+import { isSqlite, query } from "./dialect.ts";
+import type { workloads } from "./schema/workloads.ts";
 
 export type WorkloadRow = typeof workloads.$inferSelect;
 /** Column changes a PATCH or PUT computes from the row as it is (inside the row lock). */
@@ -9,24 +9,28 @@ export type WorkloadChanges = Partial<
   Pick<WorkloadRow, "name" | "captureEnabled" | "captureSampleRate" | "routeModelId" | "routeTrafficPct">
 >;
 
-const ofProject = (projectId: string, workloadId: string) =>
-  and(eq(workloads.id, workloadId), eq(workloads.projectId, projectId));
+const ofProject = (w: typeof workloads, projectId: string, workloadId: string) =>
+  and(eq(w.id, workloadId), eq(w.projectId, projectId));
 
 /** The project's workloads, oldest first. */
-export function listProjectWorkloads(db: Db, projectId: string): Promise<WorkloadRow[]> {
-  return db
-    .select()
-    .from(workloads)
-    .where(eq(workloads.projectId, projectId))
-    .orderBy(asc(workloads.createdAt), asc(workloads.id));
+export async function listProjectWorkloads(db: Db, projectId: string): Promise<WorkloadRow[]> {
+  return query(db, (orm, t) =>
+    orm
+      .select()
+      .from(t.workloads)
+      .where(eq(t.workloads.projectId, projectId))
+      .orderBy(asc(t.workloads.createdAt), asc(t.workloads.id)),
+  );
 }
 
 /** Every workload of every live project (the config rebuild publishes them all). */
 export async function listWorkloadsOfLiveProjects(db: Db): Promise<WorkloadRow[]> {
-  const rows = await db
-    .select({ w: workloads })
-    .from(workloads)
-    .innerJoin(projects, and(eq(projects.id, workloads.projectId), isNull(projects.deletedAt)));
+  const rows = await query(db, (orm, t) =>
+    orm
+      .select({ w: t.workloads })
+      .from(t.workloads)
+      .innerJoin(t.projects, and(eq(t.projects.id, t.workloads.projectId), isNull(t.projects.deletedAt))),
+  );
   return rows.map(({ w }) => w);
 }
 
@@ -35,7 +39,9 @@ export async function insertWorkload(
   db: Db,
   workload: { id: string; projectId: string; name: string; captureEnabled: boolean },
 ): Promise<WorkloadRow | null> {
-  const [row] = await db.insert(workloads).values(workload).onConflictDoNothing().returning();
+  const [row] = await query(db, (orm, t) =>
+    orm.insert(t.workloads).values(workload).onConflictDoNothing().returning(),
+  );
   return row ?? null;
 }
 
@@ -46,16 +52,23 @@ export async function findWorkload(
   workloadId: string,
   options: { lock: boolean } = { lock: false },
 ): Promise<WorkloadRow | undefined> {
-  const query = db.select().from(workloads).where(ofProject(projectId, workloadId));
-  const [row] = await (options.lock ? query.for("update") : query);
+  const [row] = await query(db, (orm, t) => {
+    const select = orm
+      .select()
+      .from(t.workloads)
+      .where(ofProject(t.workloads, projectId, workloadId));
+    return options.lock && !isSqlite(db) ? select.for("update") : select;
+  });
   return row;
 }
 
 export async function workloadNameTaken(db: Db, projectId: string, name: string): Promise<boolean> {
-  const [taken] = await db
-    .select({ id: workloads.id })
-    .from(workloads)
-    .where(and(eq(workloads.projectId, projectId), eq(workloads.name, name)));
+  const [taken] = await query(db, (orm, t) =>
+    orm
+      .select({ id: t.workloads.id })
+      .from(t.workloads)
+      .where(and(eq(t.workloads.projectId, projectId), eq(t.workloads.name, name))),
+  );
   return taken !== undefined;
 }
 
@@ -65,14 +78,16 @@ export async function writeWorkloadChanges(
   workloadId: string,
   changes: WorkloadChanges,
 ): Promise<WorkloadRow> {
-  const [row] = await db
-    .update(workloads)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(workloads.id, workloadId))
-    .returning();
+  const [row] = await query(db, (orm, t) =>
+    orm
+      .update(t.workloads)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(t.workloads.id, workloadId))
+      .returning(),
+  );
   return row!;
 }
 
 export async function deleteWorkloadById(db: Db, workloadId: string): Promise<void> {
-  await db.delete(workloads).where(eq(workloads.id, workloadId));
+  await query(db, (orm, t) => orm.delete(t.workloads).where(eq(t.workloads.id, workloadId)));
 }

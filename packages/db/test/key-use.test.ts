@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { apiKeys, type DbHandle, openTestDb, orgs, recordKeyUses, testStores } from "../src/index.ts";
+import { type DbHandle, insertApiKey, insertOrg, listApiKeys, recordKeyUses } from "../src/index.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 
 describe.each(testStores())("key uses on %s", (store) => {
   let handle: DbHandle;
@@ -9,15 +9,17 @@ describe.each(testStores())("key uses on %s", (store) => {
   it("moves each key's last use forward to its latest, never back, in one statement per batch", async () => {
     handle = await openTestDb(store);
     const { db } = handle;
-    await db.insert(orgs).values({ id: "org_1", name: "o" });
+    await insertOrg(db, { id: "org_1", name: "o" });
     for (const id of ["k1", "k2", "k3"])
-      await db
-        .insert(apiKeys)
-        .values({ id, orgId: "org_1", keyHash: `hash-${id}`, obfuscatedValue: "sk_...x" });
+      await insertApiKey(db, {
+        id,
+        orgId: "org_1",
+        name: null,
+        keyHash: `hash-${id}`,
+        obfuscatedValue: "sk_...x",
+      });
     const lastUse = async (id: string) =>
-      (
-        await db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id))
-      )[0]?.at?.toISOString();
+      (await listApiKeys(db, "org_1")).find((k) => k.id === id)?.lastUsedAt?.toISOString();
 
     // out of order within the batch, a key twice, a key nobody has
     await recordKeyUses(db, [

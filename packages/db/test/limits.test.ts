@@ -1,14 +1,7 @@
 import { noLimits } from "@gateway/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type DbHandle,
-  limits,
-  openTestDb,
-  readLimits,
-  readLimitsOf,
-  testStores,
-  writeLimits,
-} from "../src/index.ts";
+import { type DbHandle, readLimits, readLimitsOf, writeLimits } from "../src/index.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 
 describe.each(testStores())("limits on %s", (store) => {
   let handle: DbHandle;
@@ -68,14 +61,12 @@ describe.each(testStores())("limits on %s", (store) => {
     const { db } = handle;
     const cleared = await writeLimits(db, workload, { tokens_per_minute: null, budget: null });
     expect(cleared).toEqual({ limits: noLimits(), updatedAt: null });
-    expect(await db.select().from(limits)).toEqual([]);
+    // a scope without a row reads no updated_at
+    expect(await readLimits(db, "workload", "usp_1")).toEqual({ limits: noLimits(), updatedAt: null });
     // clearing what is not set leaves no row behind either
-    await writeLimits(
-      db,
-      { scope: "api_key", scopeId: "api_key_1", orgId: "org_1" },
-      { max_concurrent: null },
-    );
-    expect(await db.select().from(limits)).toEqual([]);
+    const key = { scope: "api_key", scopeId: "api_key_1", orgId: "org_1" } as const;
+    await writeLimits(db, key, { max_concurrent: null });
+    expect(await readLimits(db, "api_key", "api_key_1")).toEqual({ limits: noLimits(), updatedAt: null });
   });
 
   it("reads the limits of many scopes in one call, none for those without a row", async () => {

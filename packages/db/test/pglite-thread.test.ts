@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DbHandle, openDb, orgs, runMigrations } from "../src/index.ts";
+import { type DbHandle, openDb, orgs, type PgDb, runMigrations } from "../src/index.ts";
 
 describe("PGlite on its own thread", () => {
-  let handle: DbHandle;
+  let handle: DbHandle<PgDb>;
   beforeAll(async () => {
     handle = await openDb({ kind: "pglite", dataDir: null, ownThread: true });
     await runMigrations(handle);

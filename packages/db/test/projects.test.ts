@@ -5,10 +5,9 @@ import {
   insertProjectWithDefaultWorkload,
   listAllLiveProjects,
   listWorkloadsOfLiveProjects,
-  openTestDb,
   softDeleteLiveProject,
-  testStores,
 } from "../src/index.ts";
+import { openTestDb, testStores } from "../src/testing/index.ts";
 
 describe.each(testStores())("projects with their default workload on %s", (store) => {
   let handle: DbHandle;

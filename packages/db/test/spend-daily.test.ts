@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Db,
   type DbHandle,
+  insertPrice,
   priceCallsById,
-  prices,
   queryRows,
   repriceCallsFor,
-  testStores,
 } from "../src/index.ts";
+import { testStores } from "../src/testing/index.ts";
 import {
   model,
   newer,
@@ -39,14 +39,37 @@ function expectedSpend(newerExists: boolean): Record<string, string> {
   return Object.fromEntries([...sums].map(([key, pico]) => [key, picoToUsd(pico)]));
 }
 
-async function spendRows(db: Db): Promise<Record<string, string>> {
-  const rows = await queryRows<{ key: string; usd: string }>(
+/** Exact dollars of a money value as each store keeps it: `numeric` text, or SQLite's pico-dollars. */
+const usdOf = (value: unknown, kind: DbHandle["kind"]) =>
+  kind === "sqlite" ? picoToUsd(BigInt(Number(value))) : String(value);
+
+/** The spend_daily rows, `scope|id|day|mode` → dollars. */
+async function spendRows({ db, kind }: DbHandle): Promise<Record<string, string>> {
+  const rows = await queryRows<{ key: string; usd: unknown }>(
     db,
-    sql`select scope || '|' || scope_id || '|' || day::text || '|' || mode as key,
-               trim_scale(customer_cost_usd)::text as usd
-        from spend_daily order by 1`,
+    kind === "sqlite"
+      ? sql`select scope || '|' || scope_id || '|' || day || '|' || mode as key, customer_cost_usd as usd
+            from spend_daily order by 1`
+      : sql`select scope || '|' || scope_id || '|' || day::text || '|' || mode as key,
+                   trim_scale(customer_cost_usd)::text as usd
+            from spend_daily order by 1`,
   );
-  return Object.fromEntries(rows.map((r) => [r.key, r.usd]));
+  return Object.fromEntries(rows.map((r) => [r.key, usdOf(r.usd, kind)]));
+}
+
+/** The database's own sums of the priced calls, by project, UTC day and mode, in the same keys. */
+async function callSums({ db, kind }: DbHandle): Promise<{ key: string; usd: string }[]> {
+  const rows = await queryRows<{ key: string; usd: unknown }>(
+    db,
+    kind === "sqlite"
+      ? sql`select 'project|' || project_id || '|' || strftime('%Y-%m-%d', received_at / 1000, 'unixepoch')
+                   || '|' || mode as key, sum(customer_cost_usd) as usd
+            from calls where customer_cost_usd is not null group by 1`
+      : sql`select 'project|' || project_id || '|' || (received_at at time zone 'UTC')::date::text || '|' || mode as key,
+                   trim_scale(sum(customer_cost_usd))::text as usd
+            from calls where customer_cost_usd is not null group by 1`,
+  );
+  return rows.map((r) => ({ key: r.key, usd: usdOf(r.usd, kind) }));
 }
 
 describe.each(testStores())("daily spend on %s", (store) => {
@@ -61,27 +84,23 @@ describe.each(testStores())("daily spend on %s", (store) => {
   const ids = spendCalls.map((c) => c.id);
 
   it("pricing adds each priced call's cost to its key, project and workload, by UTC day and mode, exactly", async () => {
-    expect(await spendRows(db)).toEqual({});
+    expect(await spendRows(handle)).toEqual({});
     await priceCallsById(db, ids);
-    const spend = await spendRows(db);
+    const spend = await spendRows(handle);
     expect(spend).toEqual(expectedSpend(false));
     // the millisecond before midnight is the previous day
     expect(spend["project|p1|2026-11-24|byo"]).toBeDefined();
     // and the database's own sums of the calls agree
-    const sums = await queryRows<{ key: string; usd: string }>(
-      db,
-      sql`select 'project|' || project_id || '|' || (received_at at time zone 'UTC')::date::text || '|' || mode as key,
-                 trim_scale(sum(customer_cost_usd))::text as usd
-          from calls where customer_cost_usd is not null group by 1`,
-    );
+    const sums = await callSums(handle);
+    expect(sums.length).toBeGreaterThan(2);
     for (const { key, usd } of sums) expect(spend[key], key).toBe(usd);
   });
 
   it("re-pricing with a newer price moves it by exactly the change", async () => {
-    const before = await spendRows(db);
-    await db.insert(prices).values(priceRow("price_newer", newerFrom, newer));
+    const before = await spendRows(handle);
+    await insertPrice(db, priceRow("price_newer", newerFrom, newer));
     expect(await repriceCallsFor(db, model)).toBe(3);
-    const after = await spendRows(db);
+    const after = await spendRows(handle);
     expect(after).toEqual(expectedSpend(true));
     // the day before the newer price did not move
     expect(after["project|p1|2026-11-24|byo"]).toBe(before["project|p1|2026-11-24|byo"]);
@@ -89,9 +108,9 @@ describe.each(testStores())("daily spend on %s", (store) => {
   });
 
   it("pricing again (a redelivered job, a second re-price) changes nothing", async () => {
-    const before = await spendRows(db);
+    const before = await spendRows(handle);
     expect(await priceCallsById(db, ids)).toBe(0);
     expect(await repriceCallsFor(db, model)).toBe(0);
-    expect(await spendRows(db)).toEqual(before);
+    expect(await spendRows(handle)).toEqual(before);
   });
 });

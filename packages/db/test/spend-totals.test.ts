@@ -4,14 +4,14 @@ import {
   budgetSpendTotals,
   type Db,
   type DbHandle,
-  limits,
   priceCallsById,
   type SpendScope,
   scopeSpend,
   scopesOfCalls,
   spendTotals,
-  testStores,
+  writeLimits,
 } from "../src/index.ts";
+import { testStores } from "../src/testing/index.ts";
 import { openSpendCallsDb, picoOf, picoToUsd, type SpendCall, spendCalls } from "./support/spend-calls.ts";
 
 const now = new Date("2026-11-25T15:00:00.000Z");
@@ -106,12 +106,14 @@ describe.each(testStores())("spend totals on %s", (store) => {
   });
 
   it("republishes the scopes with a budget, and no other", async () => {
-    const budget = { budgetUsd: "10", budgetPeriod: "month", budgetAppliesTo: "all" } as const;
-    await db.insert(limits).values([
-      { scope: "project", scopeId: "p1", orgId: "org_1", ...budget },
-      { scope: "api_key", scopeId: "k2", orgId: "org_1", ...budget, budgetAppliesTo: "managed" },
-      { scope: "workload", scopeId: "w2", orgId: "org_1", requestsPerMinute: 5 },
-    ]);
+    const budget = { usd: "10", period: "month", applies_to: "all" } as const;
+    await writeLimits(db, { scope: "project", scopeId: "p1", orgId: "org_1" }, { budget });
+    await writeLimits(
+      db,
+      { scope: "api_key", scopeId: "k2", orgId: "org_1" },
+      { budget: { ...budget, applies_to: "managed" } },
+    );
+    await writeLimits(db, { scope: "workload", scopeId: "w2", orgId: "org_1" }, { requests_per_minute: 5 });
     expect(await budgetSpendTotals(db, now)).toEqual(
       expectedTotals([
         { scope: "api_key", id: "k2" },

@@ -5,10 +5,14 @@ import { z } from "zod";
 import { ApiError } from "../errors.ts";
 import { defineRoute, json, jsonBody, type RouteApp, type RouteSite } from "../openapi.ts";
 
-/** Exact decimals as strings: prices are money and must not pass through a binary float. */
+/**
+ * Exact decimals as strings: prices are money and must not pass through a binary float. At most 6
+ * decimals (a pico-dollar per token), so that both stores compute every cost exactly and alike
+ * (docs/decisions.md, "Money: integers, exact").
+ */
 const usdPerMtok = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,5})(\.[0-9]{1,9})?$/, 'A non-negative decimal string such as "3" or "0.30"')
+  .regex(/^(0|[1-9][0-9]{0,5})(\.[0-9]{1,6})?$/, 'A non-negative decimal string such as "3" or "0.30"')
   .meta({ description: "US dollars per million tokens, as a decimal string." });
 
 const addPriceRequest = z.strictObject({

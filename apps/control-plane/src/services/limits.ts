@@ -3,6 +3,7 @@ import {
   type Db,
   findLiveApiKey,
   findWorkload,
+  inTransaction,
   type LimitsTarget,
   readLimits,
   writeLimits,
@@ -74,7 +75,7 @@ export async function getLimits(db: Db, find: FindLimitsHolder) {
 
 /** Applies a PUT body to the scope's limits and republishes its entries with the result. */
 export async function putLimits(services: Services, find: FindLimitsHolder, update: LimitsUpdate) {
-  return services.db.transaction(async (tx) => {
+  return inTransaction(services.db, async (tx) => {
     const holder = await find(tx, true);
     const written = await writeLimits(tx, holder.target, update);
     await holder.publish(written.limits);

@@ -1,5 +1,5 @@
 import { newId } from "@gateway/contracts";
-import { anyOrgExists, insertOrg } from "@gateway/db";
+import { anyOrgExists, insertOrg, inTransaction } from "@gateway/db";
 import { apiKeyCreated, createApiKey, publishNewApiKey } from "./api-keys.ts";
 import type { Services } from "./context.ts";
 import { ensureDefaultProject } from "./projects.ts";
@@ -7,7 +7,7 @@ import { orgObject, projectObject } from "./serialize.ts";
 
 /** A new org with a starter key and its default project, so its first gateway call resolves. */
 export async function createOrg(services: Services, name: string) {
-  const { org, key } = await services.db.transaction(async (tx) => {
+  const { org, key } = await inTransaction(services.db, async (tx) => {
     const org = await insertOrg(tx, { id: newId("org"), name });
     const key = await createApiKey(tx, org.id, "starter");
     return { org, key };

@@ -5,6 +5,7 @@ import {
   findLiveProject,
   findLiveProjectBySlug,
   insertProjectWithDefaultWorkload,
+  inTransaction,
   listLiveProjects,
   listProjectWorkloads,
   type ProjectRow,
@@ -83,7 +84,7 @@ export async function findProjectBySlug(db: Db, orgId: string, slug: string) {
 export async function renameProject(services: Services, orgId: string, slug: string, name: string) {
   // Published inside the transaction, under the row lock the update holds, so a concurrent
   // delete cannot be overtaken in the cache by this rename.
-  return services.db.transaction(async (tx) => {
+  return inTransaction(services.db, async (tx) => {
     const row = await renameLiveProject(tx, orgId, slug, name);
     if (!row) throw notFound("Project");
     await services.sync.project(row, (await readLimits(tx, "project", row.id)).limits);
@@ -96,7 +97,7 @@ export async function renameProject(services: Services, orgId: string, slug: str
  * and the gateway stops resolving the project as soon as its cache entries are gone.
  */
 export async function deleteProject(services: Services, orgId: string, slug: string): Promise<ProjectRow> {
-  return services.db.transaction(async (tx) => {
+  return inTransaction(services.db, async (tx) => {
     const row = await softDeleteLiveProject(tx, orgId, slug);
     if (!row) throw notFound("Project");
     await services.sync.removeProject(row);

@@ -4,6 +4,7 @@ import {
   deleteWorkloadById,
   findWorkload,
   insertWorkload,
+  inTransaction,
   listProjectWorkloads,
   readLimits,
   type WorkloadChanges,
@@ -55,7 +56,7 @@ export async function updateWorkload(
   const { id } = await liveProject(services.db, orgId, projectId);
   // A concurrent rename can win the name between the check and the write: its unique violation
   // answers 409 through the app's one conflict path (errors.ts, asApiError).
-  return services.db.transaction(async (tx) => {
+  return inTransaction(services.db, async (tx) => {
     const before = await findWorkload(tx, id, workloadId, { lock: true });
     if (!before) throw notFound("Workload");
     const changes = await compute(before, tx);
@@ -81,7 +82,7 @@ export async function deleteWorkload(
   workloadId: string,
 ) {
   const { id } = await liveProject(services.db, orgId, projectId);
-  await services.db.transaction(async (tx) => {
+  await inTransaction(services.db, async (tx) => {
     // Locked, so a rename cannot commit between reading the name and dropping its cache entry.
     const row = await findWorkload(tx, id, workloadId, { lock: true });
     if (!row) throw notFound("Workload");

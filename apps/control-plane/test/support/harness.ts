@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { createFsBlobStore } from "@gateway/blobstore";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { silentLogger } from "@gateway/contracts";
-import { type Db, openTestDb } from "@gateway/db";
+import type { Db } from "@gateway/db";
+import { openTestDb } from "@gateway/db/testing";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import type { DrainSettings } from "@gateway/runtime";
@@ -27,15 +28,15 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
 
 /**
  * The control plane alone, wired as the standalone process wires it on its embedded adapters:
- * PGlite in memory (or a fresh PostgreSQL database), the in-process cache, limits and job queue
+ * SQLite in memory (or a fresh PostgreSQL database), the in-process cache, limits and job queue
  * (no worker takes the jobs), capture files under a temp dir. It starts as a first start on an
  * empty store does: prices seeded, the cache synced, then served as its own process serves it
  * (`serveControlPlane`: `catalogFile` loaded, the first org made, `/readyz` from the database).
  */
 export async function startControlPlane(
-  options: { store?: "pglite" | "postgres"; catalogFile?: string; drain?: DrainSettings } = {},
+  options: { store?: "sqlite" | "postgres"; catalogFile?: string; drain?: DrainSettings } = {},
 ): Promise<ControlPlaneHarness> {
-  const handle = await openTestDb(options.store ?? "pglite");
+  const handle = await openTestDb(options.store ?? "sqlite");
   const { db } = handle;
   const blobsDir = await mkdtemp(join(tmpdir(), "gw-cp-test-"));
   const jobs = createInProcessQueue();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freshPostgresDatabase } from "@gateway/db";
+import { freshPostgresDatabase } from "@gateway/db/testing";
 import { freePort, type MockProviders, startMockProviders } from "@gateway/testkit";
 import postgres from "postgres";
 import { controlPlaneClient, type Json } from "../harness.ts";

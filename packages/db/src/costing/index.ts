@@ -3,5 +3,4 @@ export * from "./price-seed.ts";
 export * from "./prices.ts";
 export * from "./pricing.ts";
 export * from "./record-calls.ts";
-export * from "./spend.ts";
 export * from "./spend-totals.ts";

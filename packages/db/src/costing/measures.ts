@@ -1,9 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { SqlDialect } from "../sql-dialect.ts";
 
 /**
  * What each call adds to the reports, as SQL over a `calls` row aliased `c`. The hourly rollups
  * are filled from these same expressions and the reports read the partial edge hours through
- * them, so a report over rollups plus raw rows equals one over raw rows alone.
+ * them, so a report over rollups plus raw rows equals one over raw rows alone. The same text on
+ * both dialects.
  *
  * - error: the caller did not get a complete answer (status >= 400, or a stream that broke).
  * - failing: a provider-side problem (5xx, a broken stream, or a routed arm that fell back).
@@ -14,14 +16,12 @@ export const isFailing = sql`(c.status >= 500 or c.stream_outcome in ('truncated
 const is5xx = sql`(c.status >= 500)`;
 const isTimeout = sql`(c.route = 'fallback' and c.fallback_reason = 'timeout')`;
 
-/** The rollup bucket of a call: its UTC hour. */
-export const hourOf = sql`date_trunc('hour', c.received_at, 'UTC')`;
 export const modelKey = sql`coalesce(c.served_model, '')`;
 
 const flag = (condition: SQL) => sql`sum(case when ${condition} then 1 else 0 end)`;
 
-/** The measure columns, in rollup column order, aggregated over a set of `calls c` rows. */
-export const measureSums = sql`
+/** The count measures (every measure but the cost), aggregated over a set of `calls c` rows. */
+export const countSums = sql`
   count(*) as requests,
   ${flag(isError)} as errors,
   ${flag(is5xx)} as errors_5xx,
@@ -31,10 +31,9 @@ export const measureSums = sql`
   coalesce(sum(c.cache_read_input_tokens), 0) as cache_read_input_tokens,
   coalesce(sum(c.cache_creation_input_tokens), 0) as cache_creation_input_tokens,
   coalesce(sum(c.output_tokens), 0) as output_tokens,
-  ${flag(sql`c.pricing_status = 'priced'`)} as priced_requests,
-  coalesce(sum(c.customer_cost_usd), 0) as customer_cost_usd`;
+  ${flag(sql`c.pricing_status = 'priced'`)} as priced_requests`;
 
-export const measureColumns = [
+export const countColumns = [
   "requests",
   "errors",
   "errors_5xx",
@@ -45,23 +44,25 @@ export const measureColumns = [
   "cache_creation_input_tokens",
   "output_tokens",
   "priced_requests",
-  "customer_cost_usd",
 ] as const;
 
+const measureColumns = [...countColumns, "customer_cost_usd"];
 const rollupKey = sql`project_id, hour, workload_id, provider_label, model, route`;
 
 /**
  * Adds the calls matching `where` (over `calls c`) to the hourly rollups. Run it only for rows
- * this transaction inserted, so a redelivered event never counts twice.
+ * this transaction inserted, so a redelivered event never counts twice. (One hour's cost of one
+ * group is a plain sum on SQLite too: it overflows only past $9.2 million.)
  */
-export function addToRollups(where: SQL): SQL {
+export function addToRollups(dialect: SqlDialect, where: SQL): SQL {
   const sets = sql.join(
     measureColumns.map((m) => sql.raw(`${m} = call_rollups_hourly.${m} + excluded.${m}`)),
     sql`, `,
   );
   return sql`
     insert into call_rollups_hourly (${rollupKey}, ${sql.raw(measureColumns.join(", "))})
-    select c.project_id, ${hourOf}, c.workload_id, c.provider_label, ${modelKey}, c.route, ${measureSums}
+    select c.project_id, ${dialect.hourOf(sql`c.received_at`)}, c.workload_id, c.provider_label, ${modelKey},
+           c.route, ${countSums}, coalesce(sum(c.customer_cost_usd), 0) as customer_cost_usd
     from calls c
     where ${where}
     group by 1, 2, 3, 4, 5, 6

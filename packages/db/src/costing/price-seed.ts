@@ -1,5 +1,5 @@
 import type { Db } from "../client.ts";
-import { prices } from "../schema/prices.ts";
+import { query } from "../dialect.ts";
 
 /** US dollars per million tokens, as exact decimal strings. */
 export interface SeedPrice {
@@ -90,21 +90,23 @@ function seedPriceId(p: SeedPrice): string {
  * re-priced (the control plane queues a `costing.reprice-model` job for each). Idempotent.
  */
 export async function seedPriceTable(db: Db): Promise<string[]> {
-  const inserted = await db
-    .insert(prices)
-    .values(
-      seedPrices.map((p) => ({
-        id: seedPriceId(p),
-        model: p.model,
-        effectiveFrom: new Date(p.effectiveFrom),
-        inputUsdPerMtok: p.input,
-        cacheWrite5mUsdPerMtok: p.cacheWrite5m,
-        cacheWrite1hUsdPerMtok: p.cacheWrite1h,
-        cacheReadUsdPerMtok: p.cacheRead,
-        outputUsdPerMtok: p.output,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ model: prices.model });
+  const inserted = await query(db, (orm, t) =>
+    orm
+      .insert(t.prices)
+      .values(
+        seedPrices.map((p) => ({
+          id: seedPriceId(p),
+          model: p.model,
+          effectiveFrom: new Date(p.effectiveFrom),
+          inputUsdPerMtok: p.input,
+          cacheWrite5mUsdPerMtok: p.cacheWrite5m,
+          cacheWrite1hUsdPerMtok: p.cacheWrite1h,
+          cacheReadUsdPerMtok: p.cacheRead,
+          outputUsdPerMtok: p.output,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ model: t.prices.model }),
+  );
   return [...new Set(inserted.map((r) => r.model))];
 }

@@ -1,114 +1,43 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { queryRows, toCount } from "../sql-rows.ts";
-import { hourOf, modelKey } from "./measures.ts";
+import { inTransaction, isSqlite } from "../dialect.ts";
+import { priceCallsSqlite } from "../sqlite/pricing.ts";
+import { priceCallsPostgres } from "./pricing-postgres.ts";
 import { requestIdIn } from "./record-calls.ts";
-import { addToSpend, dayOf } from "./spend.ts";
 
 /**
  * Prices (or re-prices) the calls with usage that `scope` selects over `calls c`, and moves the
  * hourly rollups' cost and the daily spend of each call's key, project and workload by exactly
- * the change, in one statement: budgets then read a spend that always equals the calls' cost.
+ * the change, in one transaction: budgets then read a spend that always equals the calls' cost.
  *
  * The price of a call is the row for its served model with the latest `effective_from` at or
- * before the call's `received_at`. Money stays in `numeric`: per-million prices times integer
- * token counts times 0.000001 is exact (no division, no float), and sums of numerics are exact.
+ * before the call's `received_at`. Money stays exact on both stores (no division, no float):
  *   uncached_input = input_tokens × input
  *   cache_write    = 5m writes × write_5m + 1h writes × write_1h
  *   cache_read     = cache_read_input_tokens × read
  *   output         = output_tokens × output            (reasoning/thinking is inside output)
- *   customer_cost  = the sum of the four
- * Without a covering price the call is `unpriced` (`no_price`), its cost null, never zero. Rows
- * whose outcome would not change are left alone, so re-running is cheap and idempotent.
+ *   customer_cost  = the sum of the four              (null when any part is: SQL's null arithmetic)
+ * with prices per million tokens. Without a covering price the call is `unpriced` (`no_price`),
+ * its cost null, never zero. Rows whose outcome would not change are left alone, so re-running
+ * is cheap and idempotent. Returns how many calls changed.
  */
-async function priceCalls(db: Db, scope: SQL): Promise<number> {
-  const rows = await queryRows<{ changed: unknown }>(
-    db,
-    sql`
-    with target as (
-      select c.request_id, c.project_id, ${hourOf} as hour, c.workload_id, c.provider_label,
-             ${modelKey} as model, c.route, c.api_key_id, c.mode, ${dayOf} as day,
-             c.customer_cost_usd as old_cost, c.pricing_status as old_status, c.unpriced_reason as old_reason,
-             c.price_id as old_price_id,
-             p.id as price_id,
-             c.input_tokens * p.input_usd_per_mtok * 0.000001 as uncached_input_usd,
-             (c.cache_creation_5m_input_tokens * p.cache_write_5m_usd_per_mtok
-               + c.cache_creation_1h_input_tokens * p.cache_write_1h_usd_per_mtok) * 0.000001 as cache_write_usd,
-             c.cache_read_input_tokens * p.cache_read_usd_per_mtok * 0.000001 as cache_read_usd,
-             c.output_tokens * p.output_usd_per_mtok * 0.000001 as output_usd
-      from calls c
-      left join lateral (
-        select * from prices p
-        where p.model = c.served_model and p.effective_from <= c.received_at
-        order by p.effective_from desc
-        limit 1
-      ) p on true
-      where c.input_tokens is not null and (${scope})
-      for update of c
-    ),
-    computed as (
-      select t.*, t.uncached_input_usd + t.cache_write_usd + t.cache_read_usd + t.output_usd as new_cost
-      from target t
-    ),
-    changed as (
-      select * from computed
-      where old_reason is distinct from (case when price_id is null then 'no_price' end)
-         or old_price_id is distinct from price_id
-         or old_cost is distinct from new_cost
-    ),
-    updated as (
-      update calls set
-        pricing_status = case when ch.price_id is null then 'unpriced' else 'priced' end,
-        unpriced_reason = case when ch.price_id is null then 'no_price' end,
-        price_id = ch.price_id,
-        priced_at = case when ch.price_id is null then null else now() end,
-        uncached_input_usd = ch.uncached_input_usd,
-        cache_write_usd = ch.cache_write_usd,
-        cache_read_usd = ch.cache_read_usd,
-        output_usd = ch.output_usd,
-        customer_cost_usd = ch.new_cost
-      from changed ch
-      where calls.request_id = ch.request_id
-      returning 1
-    ),
-    rolled as (
-      update call_rollups_hourly r set
-        customer_cost_usd = r.customer_cost_usd + d.cost_delta,
-        priced_requests = r.priced_requests + d.priced_delta
-      from (
-        select project_id, hour, workload_id, provider_label, model, route,
-               sum(coalesce(new_cost, 0) - coalesce(old_cost, 0)) as cost_delta,
-               sum((case when price_id is null then 0 else 1 end)
-                 - (case when old_status = 'priced' then 1 else 0 end)) as priced_delta
-        from changed
-        group by 1, 2, 3, 4, 5, 6
-      ) d
-      where r.project_id = d.project_id and r.hour = d.hour and r.workload_id = d.workload_id
-        and r.provider_label = d.provider_label and r.model = d.model and r.route = d.route
-      returning 1
-    ),
-    spent as (
-      ${addToSpend}
-      returning 1
-    )
-    select (select count(*) from updated) as changed, (select count(*) from rolled) as rolled,
-           (select count(*) from spent) as spent`,
-  );
-  return toCount(rows[0]?.changed);
+function priceCalls(db: Db, scope: SQL): Promise<number> {
+  if (isSqlite(db)) return inTransaction(db, (tx) => priceCallsSqlite(tx as typeof db, scope));
+  return priceCallsPostgres(db, scope);
 }
 
 /** Costing for freshly recorded calls. */
 export function priceCallsById(db: Db, requestIds: readonly string[]): Promise<number> {
   if (requestIds.length === 0) return Promise.resolve(0);
-  return priceCalls(db, requestIdIn(requestIds));
+  return priceCalls(db, requestIdIn(db, requestIds));
 }
 
 /**
  * Re-prices every call served by `model`, after a price row for that model was added: the
  * costing worker's `costing.reprice-model` job, which the control plane queues. Calls that were
  * `no_price` become priced, and priced calls move to the newer price version when it now covers
- * them. One statement over the model's calls: on a very large table this is a long transaction,
- * fine for a background job, never inside a request.
+ * them. One transaction over the model's calls: on a very large table it is long, fine for a
+ * background job, never inside a request.
  */
 export function repriceCallsFor(db: Db, model: string): Promise<number> {
   return priceCalls(db, sql`c.served_model = ${model}`);

@@ -7,9 +7,10 @@ import {
 } from "@gateway/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
+import { isSqlite } from "../dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
+import { periodSpendSqlite } from "../sqlite/spend-totals.ts";
 import { requestIdIn } from "./record-calls.ts";
-import { scopesOfCall } from "./spend.ts";
 
 /** A scope spend is counted in. */
 export interface SpendScope {
@@ -31,15 +32,20 @@ export interface PeriodSpend {
   allMicros: number;
 }
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * The priced spend of each scope that `scopes` (rows of `scope, scope_id`) selects, in the day
  * and in the month holding `now` (UTC), from `spend_daily`: a month is the sum of its days. Every
  * scope gets both periods, zero where nothing was spent, so a published total also clears a stale
- * one. Sums stay `numeric`; the micros are floored from the exact sum, never from a float.
+ * one. Sums stay exact (`numeric`, or pico-dollars on SQLite); the micros are floored from the
+ * exact sum, never from a float.
  */
-async function periodSpend(db: Db, scopes: SQL, now: Date): Promise<PeriodSpend[]> {
+function periodSpend(db: Db, scopes: SQL, now: Date): Promise<PeriodSpend[]> {
+  return isSqlite(db) ? periodSpendSqlite(db, scopes, now) : periodSpendPostgres(db, scopes, now);
+}
+
+async function periodSpendPostgres(db: Db, scopes: SQL, now: Date): Promise<PeriodSpend[]> {
   const periods = sql.join(
     budgetPeriods.map((period) => {
       const { start, end } = budgetPeriodBounds(period, now);
@@ -86,11 +92,10 @@ const spendTotal = ({ managedUsd: _m, allUsd: _a, ...total }: PeriodSpend): Spen
 export function scopeSpend(db: Db, scopes: readonly SpendScope[], now: Date): Promise<PeriodSpend[]> {
   if (scopes.length === 0) return Promise.resolve([]);
   const list = JSON.stringify(scopes.map((s) => ({ scope: s.scope, scope_id: s.id })));
-  return periodSpend(
-    db,
-    sql`select * from jsonb_to_recordset(${list}::jsonb) as x(scope text, scope_id text)`,
-    now,
-  );
+  const rows = isSqlite(db)
+    ? sql`select value ->> 'scope' as scope, value ->> 'scope_id' as scope_id from json_each(${list})`
+    : sql`select * from jsonb_to_recordset(${list}::jsonb) as x(scope text, scope_id text)`;
+  return periodSpend(db, rows, now);
 }
 
 /** The spend totals of these scopes in the day and month holding `now`, for the gateway's budgets. */
@@ -107,10 +112,12 @@ export async function budgetSpendTotals(db: Db, now: Date): Promise<SpendTotal[]
 /** The scopes the cost of these calls is counted in: their keys, projects and workloads. */
 export async function scopesOfCalls(db: Db, requestIds: readonly string[]): Promise<SpendScope[]> {
   if (requestIds.length === 0) return [];
+  const calls = requestIdIn(db, requestIds);
   const rows = await queryRows<{ scope: LimitScope; scope_id: string }>(
     db,
-    sql`select distinct s.scope, s.scope_id from calls c cross join ${scopesOfCall("c")}
-        where ${requestIdIn(requestIds)}
+    sql`select 'api_key' as scope, c.api_key_id as scope_id from calls c where ${calls}
+        union select 'project', c.project_id from calls c where ${calls}
+        union select 'workload', c.workload_id from calls c where ${calls}
         order by 1, 2`,
   );
   return rows.map((r) => ({ scope: r.scope, id: r.scope_id }));

@@ -1,7 +1,7 @@
 import type { UnpricedReason } from "@gateway/contracts";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { calls } from "../schema/calls.ts";
+import { query } from "../dialect.ts";
 import { usd } from "./format.ts";
 
 export interface CallCost {
@@ -32,24 +32,26 @@ const money = (v: string | null) => (v === null ? null : usd(v));
  * repeats). Another org's call is simply not found.
  */
 export async function callCost(db: Db, orgId: string, correlationId: string): Promise<CallCost | null> {
-  const [row] = await db
-    .select()
-    .from(calls)
-    .where(
-      and(
-        eq(calls.orgId, orgId),
-        or(
-          eq(calls.requestId, correlationId),
-          eq(calls.upstreamRequestId, correlationId),
-          eq(calls.upstreamResponseId, correlationId),
+  const [row] = await query(db, (orm, { calls }) =>
+    orm
+      .select()
+      .from(calls)
+      .where(
+        and(
+          eq(calls.orgId, orgId),
+          or(
+            eq(calls.requestId, correlationId),
+            eq(calls.upstreamRequestId, correlationId),
+            eq(calls.upstreamResponseId, correlationId),
+          ),
         ),
-      ),
-    )
-    .orderBy(
-      sql`case when ${calls.requestId} = ${correlationId} then 0 when ${calls.upstreamRequestId} = ${correlationId} then 1 else 2 end`,
-      sql`${calls.receivedAt} desc`,
-    )
-    .limit(1);
+      )
+      .orderBy(
+        sql`case when ${calls.requestId} = ${correlationId} then 0 when ${calls.upstreamRequestId} = ${correlationId} then 1 else 2 end`,
+        sql`${calls.receivedAt} desc`,
+      )
+      .limit(1),
+  );
   if (!row) return null;
   const priced = row.pricingStatus === "priced";
   return {

@@ -10,7 +10,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { type PeriodSpend, scopeSpend } from "../costing/spend-totals.ts";
 import { readLimitsOf } from "../limits.ts";
-import { queryRows, toCount, ts } from "../sql-rows.ts";
+import { sqlFor } from "../sql-dialect.ts";
+import { queryRows, toCount } from "../sql-rows.ts";
 import type { TimeWindow } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
@@ -126,18 +127,21 @@ async function refusedCalls(
   db: Db,
   window: TimeWindow,
 ): Promise<(scope: LimitScope, id: string) => RefusalCounts> {
+  const d = sqlFor(db);
+  const refusedBy = sql`c.refused_by`;
   const rows = await queryRows<{ scope: LimitScope; scope_id: string; limit_name: LimitName; n: unknown }>(
     db,
     sql`
-    select r.scope, case r.scope when 'project' then c.project_id when 'workload' then c.workload_id
-                                 else c.api_key_id end as scope_id,
+    select r.scope, case r.scope when 'project' then r.project_id when 'workload' then r.workload_id
+                                 else r.api_key_id end as scope_id,
            r.limit_name, count(*) as n
-    from calls c
-    cross join lateral (
-      select split_part(c.refused_by, '.', 1) as scope, split_part(c.refused_by, '.', 2) as limit_name
+    from (
+      select ${d.refusedScope(refusedBy)} as scope, ${d.refusedLimit(refusedBy)} as limit_name,
+             c.project_id, c.workload_id, c.api_key_id
+      from calls c
+      where c.project_id = ${window.projectId} and c.received_at >= ${d.ts(window.start)}
+        and c.received_at <= ${d.ts(window.end)} and c.refused_by is not null
     ) r
-    where c.project_id = ${window.projectId} and c.received_at >= ${ts(window.start)}
-      and c.received_at <= ${ts(window.end)} and c.refused_by is not null
     group by 1, 2, 3`,
   );
   return (scope, id) => {

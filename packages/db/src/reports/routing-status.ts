@@ -1,7 +1,6 @@
 import type { ProviderLabel } from "@gateway/contracts";
-import { asc, inArray } from "drizzle-orm";
+import { listCatalogDeployments } from "../catalog.ts";
 import type { Db } from "../client.ts";
-import { catalogDeployments } from "../schema/catalog.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
 export interface RoutingStatusEntry {
@@ -30,14 +29,7 @@ function routeMode(pct: number): { mode: RoutingStatusEntry["route_mode"]; activ
 export async function routingStatus(db: Db, projectId: string): Promise<RoutingStatusEntry[]> {
   const workloads = await projectWorkloads(db, projectId);
   const routed = [...new Set(workloads.flatMap((w) => (w.routeModelId ? [w.routeModelId] : [])))];
-  const deployments =
-    routed.length === 0
-      ? []
-      : await db
-          .select()
-          .from(catalogDeployments)
-          .where(inArray(catalogDeployments.modelId, routed))
-          .orderBy(asc(catalogDeployments.priority), asc(catalogDeployments.id));
+  const deployments = routed.length === 0 ? [] : await listCatalogDeployments(db, routed);
   const labelOf = new Map<string, ProviderLabel>();
   for (const d of deployments) if (!labelOf.has(d.modelId)) labelOf.set(d.modelId, d.providerLabel);
   return workloads.map((w) => {

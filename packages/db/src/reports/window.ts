@@ -1,8 +1,9 @@
 import type { ProviderLabel } from "@gateway/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { isError, isFailing, measureColumns, measureSums } from "../costing/measures.ts";
-import { queryRows, toCount, toDecimalText, ts } from "../sql-rows.ts";
+import { countColumns, countSums, isError, isFailing } from "../costing/measures.ts";
+import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
+import { queryRows, toCount } from "../sql-rows.ts";
 
 /** What a report can group call totals by. `day` is the UTC calendar date (YYYY-MM-DD). */
 const windowDims = ["workload_id", "provider_label", "model", "route", "day"] as const;
@@ -47,20 +48,20 @@ function splitWindow({ start, end }: TimeWindow) {
   return firstWhole < lastWholeEnd ? { firstWhole, lastWholeEnd } : null;
 }
 
-const rollupDim: Record<WindowDim, SQL> = {
+const rollupDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   workload_id: sql`r.workload_id`,
   provider_label: sql`r.provider_label`,
   model: sql`r.model`,
   route: sql`r.route`,
-  day: sql`to_char(r.hour at time zone 'UTC', 'YYYY-MM-DD')`,
-};
-const callDim: Record<WindowDim, SQL> = {
+  day: d.dayOf(sql`r.hour`),
+});
+const callDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   workload_id: sql`c.workload_id`,
   provider_label: sql`c.provider_label`,
   model: sql`coalesce(c.served_model, '')`,
   route: sql`c.route`,
-  day: sql`to_char(c.received_at at time zone 'UTC', 'YYYY-MM-DD')`,
-};
+  day: d.dayOf(sql`c.received_at`),
+});
 
 function selectDims(dims: readonly WindowDim[], source: Record<WindowDim, SQL>): SQL {
   if (dims.length === 0) return sql`1 as one_group`;
@@ -80,15 +81,17 @@ export async function windowTotals<D extends WindowDim>(
   dims: readonly D[],
 ): Promise<GroupTotals<D>[]> {
   const { projectId, start, end } = window;
+  const d = sqlFor(db);
+  const ts = d.ts;
   const split = splitWindow(window);
   const rawRange = split
     ? sql`((c.received_at >= ${ts(start)} and c.received_at < ${ts(split.firstWhole)})
           or (c.received_at >= ${ts(split.lastWholeEnd)} and c.received_at <= ${ts(end)}))`
     : sql`c.received_at >= ${ts(start)} and c.received_at <= ${ts(end)}`;
-  const rollupSums = sql.raw(measureColumns.map((m) => `sum(r.${m}) as ${m}`).join(", "));
+  const rollupSums = sql.raw(countColumns.map((m) => `sum(r.${m}) as ${m}`).join(", "));
   const fromRollups = split
     ? sql`
-      select ${selectDims(dims, rollupDim)}, ${rollupSums}
+      select ${selectDims(dims, rollupDim(d))}, ${rollupSums}, ${d.costSums(sql`r.customer_cost_usd`)}
       from call_rollups_hourly r
       where r.project_id = ${projectId} and r.hour >= ${ts(split.firstWhole)} and r.hour < ${ts(split.lastWholeEnd)}
       group by ${groupBy(dims)}
@@ -101,18 +104,18 @@ export async function windowTotals<D extends WindowDim>(
           dims.map((d) => sql.identifier(d)),
           sql`, `,
         );
-  const outerSums = sql.raw(measureColumns.map((m) => `sum(${m}) as ${m}`).join(", "));
+  const outerSums = sql.raw(countColumns.map((m) => `sum(${m}) as ${m}`).join(", "));
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`
     with parts as (
       ${fromRollups}
-      select ${selectDims(dims, callDim)}, ${measureSums}
+      select ${selectDims(dims, callDim(d))}, ${countSums}, ${d.costSums(sql`c.customer_cost_usd`)}
       from calls c
       where c.project_id = ${projectId} and ${rawRange}
       group by ${groupBy(dims)}
     )
-    select ${outerDims}, ${outerSums}
+    select ${outerDims}, ${outerSums}, ${d.outerCostSums}
     from parts
     group by ${outerDims}
     having sum(requests) > 0
@@ -130,7 +133,7 @@ export async function windowTotals<D extends WindowDim>(
       cacheCreationInputTokens: toCount(row.cache_creation_input_tokens),
       outputTokens: toCount(row.output_tokens),
       pricedRequests: toCount(row.priced_requests),
-      customerCostUsd: toDecimalText(row.customer_cost_usd),
+      customerCostUsd: d.costText(row),
     };
     const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Pick<DimValues, D>;
     return { ...keys, ...totals };
@@ -156,23 +159,24 @@ export async function problemCalls<D extends WindowDim>(
   examples = 5,
 ): Promise<ProblemSummary<D>[]> {
   const condition = kind === "failing" ? isFailing : isError;
+  const d = sqlFor(db);
+  const dimSql = callDim(d);
   const partition =
     dims.length === 0
       ? sql`1`
       : sql.join(
-          dims.map((d) => callDim[d]),
+          dims.map((dim) => dimSql[dim]),
           sql`, `,
         );
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`
     select * from (
-      select ${selectDims(dims, callDim)}, c.request_id,
-             to_char(c.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as received_iso,
+      select ${selectDims(dims, dimSql)}, c.request_id, ${d.instantOut(sql`c.received_at`)} as received_at,
              row_number() over (partition by ${partition} order by c.received_at desc, c.request_id desc) as n
       from calls c
-      where c.project_id = ${window.projectId} and c.received_at >= ${ts(window.start)}
-        and c.received_at <= ${ts(window.end)} and ${condition}
+      where c.project_id = ${window.projectId} and c.received_at >= ${d.ts(window.start)}
+        and c.received_at <= ${d.ts(window.end)} and ${condition}
     ) ranked
     where n <= ${examples}
     order by n`,
@@ -184,7 +188,7 @@ export async function problemCalls<D extends WindowDim>(
     let group = groups.get(id);
     if (!group) {
       // Rows arrive rank 1 first: the first row of a group is its newest problem.
-      group = { keys, lastAt: new Date(String(row.received_iso)), requestIds: [] };
+      group = { keys, lastAt: d.instantIn(row.received_at), requestIds: [] };
       groups.set(id, group);
     }
     group.requestIds.push(String(row.request_id));

@@ -1,4 +1,5 @@
-import { type CallInsert, type DbHandle, openTestDb, prices, recordCalls } from "../../src/index.ts";
+import { type CallInsert, type DbHandle, insertPrice, recordCalls } from "../../src/index.ts";
+import { openTestDb } from "../../src/testing/index.ts";
 
 /** Token counts of a call, in the order prices list their rates. */
 export type Tokens = [input: number, write5m: number, write1h: number, read: number, output: number];
@@ -139,9 +140,9 @@ export function picoOf(pick: (c: SpendCall) => boolean, newerExists = false): bi
 }
 
 /** A test database holding the test model's first price and the calls, recorded, not priced yet. */
-export async function openSpendCallsDb(store: "pglite" | "postgres"): Promise<DbHandle> {
+export async function openSpendCallsDb(store: "sqlite" | "postgres"): Promise<DbHandle> {
   const handle = await openTestDb(store);
-  await handle.db.insert(prices).values(priceRow("price_first", "2000-01-01T00:00:00Z", first));
+  await insertPrice(handle.db, priceRow("price_first", "2000-01-01T00:00:00Z", first));
   await recordCalls(handle.db, spendCalls.map(spendCallRow));
   return handle;
 }

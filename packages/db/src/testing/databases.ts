@@ -1,19 +1,34 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { type DbConfig, type DbHandle, openDb } from "./client.ts";
-import { runMigrations } from "./migrate.ts";
+import { type Db, type DbConfig, type DbHandle, openDb, type PgDb } from "../client.ts";
+import { runMigrations } from "../migrate.ts";
+import { SqliteDb } from "../sqlite/sqlite-db.ts";
 
 /**
- * The stores a test suite runs against: PGlite always, and PostgreSQL when
+ * The stores a test suite runs against: SQLite always, and PostgreSQL when
  * `GATEWAY_TEST_POSTGRES_URL` names a server (CI sets it, and `GATEWAY_TEST_REQUIRE_POSTGRES=1`
  * makes its absence an error instead of a skip). Each PostgreSQL use gets a database of its own.
  */
-export function testStores(env: Record<string, string | undefined> = process.env): ("pglite" | "postgres")[] {
-  if (env.GATEWAY_TEST_POSTGRES_URL) return ["pglite", "postgres"];
+export function testStores(env: Record<string, string | undefined> = process.env): ("sqlite" | "postgres")[] {
+  return withPostgres("sqlite", env);
+}
+
+/** The same with PGlite in SQLite's place: for the apps' suites until the standalone process moves to SQLite. */
+export function pgliteTestStores(
+  env: Record<string, string | undefined> = process.env,
+): ("pglite" | "postgres")[] {
+  return withPostgres("pglite", env);
+}
+
+function withPostgres<T extends string>(
+  embedded: T,
+  env: Record<string, string | undefined>,
+): (T | "postgres")[] {
+  if (env.GATEWAY_TEST_POSTGRES_URL) return [embedded, "postgres"];
   if (env.GATEWAY_TEST_REQUIRE_POSTGRES === "1") {
     throw new Error("GATEWAY_TEST_REQUIRE_POSTGRES=1 but GATEWAY_TEST_POSTGRES_URL is not set");
   }
-  return ["pglite"];
+  return [embedded];
 }
 
 /** A fresh, empty PostgreSQL database on the test server; dropped by the returned function. */
@@ -36,13 +51,36 @@ export async function freshPostgresDatabase(
   };
 }
 
+type TestStore = "sqlite" | "pglite" | "postgres";
+
+/** The PostgreSQL database under `db`, for a test that reaches past the named functions (locks, sessions). */
+export function postgresOf(db: Db): PgDb {
+  if (db instanceof SqliteDb) throw new Error("this test needs PostgreSQL");
+  return db;
+}
+
 /** A migrated, empty database on `store` for one test suite; closing it drops a PostgreSQL one. */
 export async function openTestDb(
+  store: "sqlite",
+  env?: Record<string, string | undefined>,
+): Promise<DbHandle<SqliteDb>>;
+export async function openTestDb(
   store: "pglite" | "postgres",
+  env?: Record<string, string | undefined>,
+): Promise<DbHandle<PgDb>>;
+export async function openTestDb(
+  store: TestStore,
+  env?: Record<string, string | undefined>,
+): Promise<DbHandle>;
+export async function openTestDb(
+  store: TestStore,
   env: Record<string, string | undefined> = process.env,
 ): Promise<DbHandle> {
   const fresh = store === "postgres" ? await freshPostgresDatabase(env.GATEWAY_TEST_POSTGRES_URL!) : null;
-  const handle = await openDb(fresh?.config ?? { kind: "pglite", dataDir: null });
+  const handle = await openDb(
+    fresh?.config ??
+      (store === "sqlite" ? { kind: "sqlite", file: null } : { kind: "pglite", dataDir: null }),
+  );
   await runMigrations(handle);
   if (!fresh) return handle;
   return {

@@ -1,0 +1,67 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "./client.ts";
+import { isSqlite } from "./dialect.ts";
+import { picoFromParts, picoToUsd } from "./money.ts";
+import { toDecimalText } from "./sql-rows.ts";
+
+/**
+ * The pieces of report and costing SQL that each dialect writes its own way, so that the queries
+ * around them are written once (Grafana's migrator dialects are the same idea). Every piece gives
+ * the same values on both: UTC hours and days, instants, exact money.
+ */
+export interface SqlDialect {
+  /** A timestamp parameter. */
+  ts(date: Date): SQL;
+  /** The UTC hour holding a timestamp column, as a value of the column's type. */
+  hourOf(column: SQL): SQL;
+  /** The UTC calendar date of a timestamp column, as `YYYY-MM-DD` text. */
+  dayOf(column: SQL): SQL;
+  /** The sum of a money column over a group, as the columns `costColumns` names. */
+  costSums(column: SQL): SQL;
+  /** The sums of those columns over groups of groups. */
+  readonly outerCostSums: SQL;
+  /** The exact decimal text of the sum a row of `costSums` (or `outerCostSums`) carries. */
+  costText(row: Record<string, unknown>): string;
+  /** A timestamp column selected so that `instantIn` reads it back to the millisecond. */
+  instantOut(column: SQL): SQL;
+  instantIn(value: unknown): Date;
+  /** A scope of `refused_by` (`<scope>.<limit>`) and its limit. */
+  refusedScope(column: SQL): SQL;
+  refusedLimit(column: SQL): SQL;
+}
+
+const postgres: SqlDialect = {
+  ts: (date) => sql`${date.toISOString()}::timestamptz`,
+  hourOf: (column) => sql`date_trunc('hour', ${column}, 'UTC')`,
+  dayOf: (column) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`,
+  costSums: (column) => sql`coalesce(sum(${column}), 0) as cost_sum`,
+  outerCostSums: sql`sum(cost_sum) as cost_sum`,
+  costText: (row) => toDecimalText(row.cost_sum),
+  instantOut: (column) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+  instantIn: (value) => new Date(String(value)),
+  refusedScope: (column) => sql`split_part(${column}, '.', 1)`,
+  refusedLimit: (column) => sql`split_part(${column}, '.', 2)`,
+};
+
+/**
+ * Timestamps are integer milliseconds, money integer pico-dollars. A sum of pico-dollars is taken
+ * as whole micro-dollars plus the rest, so it never overflows 64 bits (nor 2^53 when read) before
+ * $9.2 trillion, and the two are joined in BigInt (docs/decisions.md, "Money: integers, exact").
+ */
+const sqlite: SqlDialect = {
+  ts: (date) => sql`${date.getTime()}`,
+  hourOf: (column) => sql`(${column} - ${column} % 3600000)`,
+  dayOf: (column) => sql`strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`,
+  costSums: (column) =>
+    sql`coalesce(sum(${column} / 1000000), 0) as cost_micros, coalesce(sum(${column} % 1000000), 0) as cost_rest`,
+  outerCostSums: sql`sum(cost_micros) as cost_micros, sum(cost_rest) as cost_rest`,
+  costText: (row) => picoToUsd(picoFromParts(row.cost_micros, row.cost_rest)),
+  instantOut: (column) => column,
+  instantIn: (value) => new Date(Number(value)),
+  refusedScope: (column) => sql`substr(${column}, 1, instr(${column}, '.') - 1)`,
+  refusedLimit: (column) => sql`substr(${column}, instr(${column}, '.') + 1)`,
+};
+
+export function sqlFor(db: Db): SqlDialect {
+  return isSqlite(db) ? sqlite : postgres;
+}

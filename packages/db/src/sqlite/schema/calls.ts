@@ -1,0 +1,126 @@
+import { limitScopes, pricingStatuses, unpricedReasons } from "@gateway/contracts";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { flag, instant, picoUsd } from "./columns.ts";
+
+/**
+ * The tables the costing worker and the capture writer fill, on SQLite: twins of
+ * `src/schema/{calls,call-rollups,capture-index,limits}.ts`. Money is pico-dollars.
+ */
+
+export const calls = sqliteTable(
+  "calls",
+  {
+    requestId: text("request_id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id").notNull(),
+    workloadId: text("workload_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    receivedAt: instant("received_at").notNull(),
+    endpoint: text("endpoint").notNull(),
+    providerLabel: text("provider_label").notNull(),
+    mode: text("mode").notNull(),
+    route: text("route").notNull(),
+    requestedModel: text("requested_model"),
+    servedModel: text("served_model"),
+    stream: flag("stream").notNull(),
+    status: integer("status").notNull(),
+    firstByteMs: real("first_byte_ms"),
+    totalMs: real("total_ms").notNull(),
+    streamOutcome: text("stream_outcome").notNull(),
+    errorType: text("error_type"),
+    refusedBy: text("refused_by"),
+    fallbackReason: text("fallback_reason"),
+    upstreamRequestId: text("upstream_request_id"),
+    upstreamResponseId: text("upstream_response_id"),
+    tags: text("tags", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    usageRaw: text("usage_raw", { mode: "json" }).$type<Record<string, unknown>>(),
+    inputTokens: integer("input_tokens"),
+    cacheReadInputTokens: integer("cache_read_input_tokens"),
+    cacheCreationInputTokens: integer("cache_creation_input_tokens"),
+    cacheCreation5mInputTokens: integer("cache_creation_5m_input_tokens"),
+    cacheCreation1hInputTokens: integer("cache_creation_1h_input_tokens"),
+    outputTokens: integer("output_tokens"),
+    pricingStatus: text("pricing_status", { enum: pricingStatuses }).notNull().default("unpriced"),
+    unpricedReason: text("unpriced_reason", { enum: unpricedReasons }),
+    priceId: text("price_id"),
+    pricedAt: instant("priced_at"),
+    uncachedInputUsd: picoUsd("uncached_input_usd"),
+    cacheWriteUsd: picoUsd("cache_write_usd"),
+    cacheReadUsd: picoUsd("cache_read_usd"),
+    outputUsd: picoUsd("output_usd"),
+    customerCostUsd: picoUsd("customer_cost_usd"),
+  },
+  (t) => [
+    index("calls_project_time_idx").on(t.projectId, t.receivedAt),
+    index("calls_org_upstream_request_idx").on(t.orgId, t.upstreamRequestId),
+    index("calls_org_upstream_response_idx").on(t.orgId, t.upstreamResponseId),
+    index("calls_project_problem_idx")
+      .on(t.projectId, t.receivedAt)
+      .where(
+        sql`${t.status} >= 400 or ${t.streamOutcome} in ('truncated', 'upstream_error') or ${t.route} = 'fallback'`,
+      ),
+    index("calls_project_refused_idx").on(t.projectId, t.receivedAt).where(sql`${t.refusedBy} is not null`),
+    index("calls_pricing_pending_idx").on(t.receivedAt).where(sql`${t.unpricedReason} = 'pricing_pending'`),
+  ],
+);
+
+export const callRollupsHourly = sqliteTable(
+  "call_rollups_hourly",
+  {
+    projectId: text("project_id").notNull(),
+    hour: instant("hour").notNull(),
+    workloadId: text("workload_id").notNull(),
+    providerLabel: text("provider_label").notNull(),
+    model: text("model").notNull(),
+    route: text("route").notNull(),
+    requests: integer("requests").notNull(),
+    errors: integer("errors").notNull(),
+    errors5xx: integer("errors_5xx").notNull(),
+    failing: integer("failing").notNull(),
+    timeouts: integer("timeouts").notNull(),
+    inputTokens: integer("input_tokens").notNull(),
+    cacheReadInputTokens: integer("cache_read_input_tokens").notNull(),
+    cacheCreationInputTokens: integer("cache_creation_input_tokens").notNull(),
+    outputTokens: integer("output_tokens").notNull(),
+    pricedRequests: integer("priced_requests").notNull(),
+    customerCostUsd: picoUsd("customer_cost_usd").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "call_rollups_hourly_pk",
+      columns: [t.projectId, t.hour, t.workloadId, t.providerLabel, t.model, t.route],
+    }),
+  ],
+);
+
+export const captureIndex = sqliteTable(
+  "capture_index",
+  {
+    requestId: text("request_id").primaryKey(),
+    orgId: text("org_id").notNull(),
+    projectId: text("project_id").notNull(),
+    workloadId: text("workload_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    key: text("key").notNull(),
+    size: integer("size").notNull(),
+    uploadedAt: instant("uploaded_at").notNull(),
+  },
+  (t) => [
+    index("capture_index_project_idx").on(t.projectId, t.uploadedAt, t.requestId),
+    index("capture_index_workload_idx").on(t.projectId, t.workloadId, t.uploadedAt, t.requestId),
+  ],
+);
+
+/** `day` is the UTC date as `YYYY-MM-DD` text, as PostgreSQL's `date` reads. */
+export const spendDaily = sqliteTable(
+  "spend_daily",
+  {
+    scope: text("scope", { enum: limitScopes }).notNull(),
+    scopeId: text("scope_id").notNull(),
+    day: text("day").notNull(),
+    mode: text("mode").notNull(),
+    customerCostUsd: picoUsd("customer_cost_usd").notNull(),
+  },
+  (t) => [primaryKey({ name: "spend_daily_pk", columns: [t.scope, t.scopeId, t.day, t.mode] })],
+);
