@@ -7,7 +7,7 @@ const { CompressionCodecs, CompressionTypes } = kafkajs;
 /** How the bus compresses the batches it produces; its consumers read both, and uncompressed ones. */
 export type BatchCodec = "zstd" | "gzip";
 
-// Node has zstd from 22.15 and 23.8 (the floor is 22.12): looked up, not assumed
+// Node has zstd from 22.15 and 23.8 (the floor is 22.13): looked up, not assumed
 const { zstdCompressSync, zstdDecompressSync } = zlib as Partial<typeof zlib>;
 const zstd =
   zstdCompressSync && zstdDecompressSync

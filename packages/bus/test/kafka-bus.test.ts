@@ -221,7 +221,7 @@ describe.skipIf(!engines)("kafka bus on the broker (GATEWAY_TEST_ENGINES=1)", ()
     expect(sends).toBeLessThanOrEqual(10);
   }, 60_000);
 
-  // (a Node without zstd, >= 22.12 but < 22.15, sends gzip: there is no zstd to read back)
+  // (a Node without zstd, >= 22.13 but < 22.15, sends gzip: there is no zstd to read back)
   it.skipIf(!("zstdCompressSync" in zlib))(
     "sends its batches zstd-compressed (gzip when set so), and its consumers read either",
     async () => {

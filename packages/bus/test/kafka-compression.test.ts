@@ -11,7 +11,7 @@ interface Codec {
   decompress(buffer: Buffer): Promise<Buffer>;
 }
 
-// (a Node without zstd, >= 22.12 but < 22.15, has only gzip here)
+// (a Node without zstd, >= 22.13 but < 22.15, has only gzip here)
 const types = [
   ["gzip", CompressionTypes.GZIP],
   ...("zstdCompressSync" in zlib ? ([["zstd", CompressionTypes.ZSTD]] as const) : []),
