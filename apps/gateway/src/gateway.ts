@@ -8,15 +8,11 @@ import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
 import { CallLimits } from "./admission.ts";
 import { resetSpillDir } from "./body-recorder.ts";
-import {
-  type CallContext,
-  type GatewayContext,
-  type ProgressFields,
-  progressFields,
-} from "./call-context.ts";
+import type { GatewayContext } from "./call-context.ts";
 import { armOf } from "./call-state.ts";
 import { type GatewayConfig, responsesKeyEnv } from "./config.ts";
 import { failUnhandled, requestAnsweredAs } from "./gateway-errors.ts";
+import { type DrainReport, InFlight } from "./in-flight.ts";
 import { largeAnswerTurns } from "./large-answer-turns.ts";
 import { serveModels } from "./models.ts";
 import { switchedOnObservers } from "./observers.ts";
@@ -45,12 +41,8 @@ export interface GatewayDeps {
 
 export interface Gateway extends Drainable {
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /**
-   * Not ready from now on, then resolves when no call is in flight, or at the deadline with how
-   * far the first calls still in flight had come (the first few say enough, and keep the drain's
-   * log line one a log pipeline takes whole).
-   */
-  drain(timeoutMs: number): Promise<{ drained: boolean; inFlight: number; calls: ProgressFields[] }>;
+  /** Not ready from now on, then resolves when no call is in flight, or at the deadline. */
+  drain(timeoutMs: number): Promise<DrainReport>;
   close(): Promise<void>;
 }
 
@@ -65,11 +57,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     bodyTimeout: config.idleTimeoutMs,
     keepAliveTimeout: 30_000,
   });
-  let inFlight = 0;
-  /** The calls being served: what a drain that stops waiting reports. */
-  const callsInFlight = new Set<CallContext>();
+  const inFlight = new InFlight();
   let draining = false;
-  let onIdle: (() => void) | null = null;
 
   const callLimits = limits ? new CallLimits(limits) : null;
   metrics?.readiness("gateway", () => gatewayReadiness(draining, cache).ready);
@@ -100,7 +89,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       tracer,
       limits,
       callLimits,
-      inFlight: () => inFlight,
+      inFlight: () => inFlight.requests,
     }),
     largeAnswers: largeAnswerTurns(bus, log),
     journaled: () => new Promise<void>((resolve) => bus.whenJournaled(resolve)),
@@ -108,26 +97,23 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   async function handleCall(req: IncomingMessage, res: ServerResponse) {
     const ctx = startCall(gateway, req, res);
-    callsInFlight.add(ctx);
+    inFlight.addCall(ctx);
     try {
       await serveCall(ctx);
     } catch (error) {
       const as = { format: ctx.call.spec.wireFormat, requestId: ctx.call.requestId, arm: armOf(ctx.call) };
       failUnhandled({ res, log, error, as });
     } finally {
-      callsInFlight.delete(ctx);
+      inFlight.deleteCall(ctx);
       endCall(ctx);
     }
   }
 
   function track(work: Promise<void>, req: IncomingMessage, res: ServerResponse) {
-    inFlight++;
+    inFlight.begin();
     work
       .catch((error: unknown) => failUnhandled({ res, log, error, as: requestAnsweredAs(req) }))
-      .finally(() => {
-        inFlight--;
-        if (inFlight === 0) onIdle?.();
-      });
+      .finally(() => inFlight.end());
   }
 
   return {
@@ -142,19 +128,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     stopBeingReady() {
       draining = true;
     },
-    async drain(timeoutMs) {
+    drain(timeoutMs) {
       draining = true;
-      if (inFlight > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, timeoutMs);
-          onIdle = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-      const calls = [...callsInFlight].slice(0, 20).map(progressFields);
-      return { drained: inFlight === 0, inFlight, calls };
+      return inFlight.drain(timeoutMs);
     },
     async close() {
       await upstream.close();
