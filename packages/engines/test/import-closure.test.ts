@@ -19,8 +19,10 @@ async function packagesOf(entry: string): Promise<string[]> {
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
 
+// (postgres.js itself, like PGlite and node:sqlite, is imported when `openDb` opens that store:
+// what a split app loads up front of its database is drizzle)
 const drivers = {
-  postgres: ["postgres", "drizzle-orm"],
+  postgres: ["drizzle-orm"],
   pglite: ["@electric-sql/pglite"],
   bullmq: ["bullmq"],
   s3: ["@aws-sdk/client-s3"],
