@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventBus } from "@gateway/bus";
 import { type ConfigCache, configReader } from "@gateway/cache";
 import type { Logger, Metrics } from "@gateway/contracts";
+import { credentialsWithFiles } from "@gateway/contracts";
 import type { LimitStore } from "@gateway/limits";
 import type { Tracer } from "@gateway/tracing";
 import { Agent } from "undici";
@@ -68,7 +69,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     reader,
     plan: {
       config: reader,
-      credentials: deps.credentials,
+      // a key given as <NAME>_FILE (a mounted secret) is read on first use
+      credentials: credentialsWithFiles(deps.credentials),
       providerUrls: { provider_a: config.providerAUrl, provider_b: config.providerBUrl },
       responsesKeyEnv,
       random,

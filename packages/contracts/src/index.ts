@@ -11,5 +11,6 @@ export * from "./metrics.ts";
 export * from "./parse-env.ts";
 export * from "./pricing.ts";
 export * from "./provider.ts";
+export * from "./secret-files.ts";
 export * from "./upstream-credentials.ts";
 export * from "./usage.ts";
