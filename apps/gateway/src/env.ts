@@ -1,13 +1,15 @@
-import { kafkaEnv, listenEnv, parseEnvWith, redisEnv } from "@gateway/engines";
+import { checkEngineSettings, kafkaEnv, listenEnv, parseEnvWith, redisEnv } from "@gateway/engines";
 import type { z } from "zod";
 import { gatewayEnvSchema } from "./config.ts";
 
 /** The gateway as a process of its own: its proxy settings, Redis (config) and Kafka (events). */
-const gatewayProcessEnvSchema = gatewayEnvSchema.extend({
-  ...listenEnv,
-  ...redisEnv,
-  ...kafkaEnv,
-});
+const gatewayProcessEnvSchema = gatewayEnvSchema
+  .extend({
+    ...listenEnv,
+    ...redisEnv,
+    ...kafkaEnv,
+  })
+  .superRefine(checkEngineSettings);
 export type GatewayProcessEnv = z.infer<typeof gatewayProcessEnvSchema>;
 
 export const parseGatewayEnv = (source: Record<string, string | undefined>): GatewayProcessEnv =>

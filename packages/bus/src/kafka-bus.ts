@@ -1,19 +1,24 @@
 import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
-import { type Admin, Kafka, logLevel, type Producer } from "kafkajs";
+import { type Admin, Kafka, logLevel, type Producer, type SASLOptions } from "kafkajs";
 import { lockDir } from "./dir-lock.ts";
 import type { EventBus, EventHeaders } from "./event-bus.ts";
 import { HandOnCounter } from "./hand-on-counter.ts";
 import { type Journal, openJournal } from "./journal.ts";
 import { type BatchCodec, compressionType, defaultBatchCodec } from "./kafka-compression.ts";
 import { startGroupConsumer } from "./kafka-consumer.ts";
+import { type KafkaReplication, topicReplication } from "./kafka-replication.ts";
 import { encodePayload, isBinaryValue } from "./payload.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool, type SpoolRecord } from "./spool.ts";
 
-export interface KafkaBusOptions {
+export interface KafkaBusOptions extends KafkaReplication {
   brokers: string[];
   clientId: string;
+  /** TLS to the brokers: `true` trusts the system's CAs; PEM text for a private CA and mutual TLS. */
+  tls?: true | { ca?: string; cert?: string; key?: string };
+  /** SASL authentication (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512), over TLS unless the cluster has none. */
+  sasl?: Extract<SASLOptions, { mechanism: "plain" | "scram-sha-256" | "scram-sha-512" }>;
   /**
    * Where events wait on local disk while the broker is away, one directory per process. Its
    * `journal/` holds every event from `publish` until the broker (or the spool) has it, so that
@@ -107,12 +112,16 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
+    ...(options.tls ? { ssl: options.tls } : {}),
+    ...(options.sasl ? { sasl: options.sasl } : {}),
     connectionTimeout: 1_000,
     requestTimeout: sendTimeoutMs,
     retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 1_000 },
     logLevel: logLevel.WARN,
     logCreator: () => (entry) => {
       const { message, ...rest } = entry.log;
+      // the bus retries little on purpose (a failed send is spooled, and consumers are idempotent)
+      if (message.startsWith("Limiting retries for the idempotent producer")) return;
       log.warn(`kafka: ${message}`, { namespace: entry.namespace, error: rest.error });
     },
   });
@@ -129,6 +138,11 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const producer: Producer = kafka.producer({
     createPartitioner: partitions.createPartitioner,
     allowAutoTopicCreation: false,
+    // acks from every in-sync copy (kafkajs's default), and no duplicate from a retried request;
+    // one request in flight per broker keeps kafkajs's sequence numbers in order (the bus sends
+    // one batch at a time anyway)
+    idempotent: true,
+    maxInFlightRequests: 1,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
   const consumers: Awaited<ReturnType<typeof startGroupConsumer>>[] = [];
@@ -166,6 +180,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     const admin = kafka.admin();
     await admin.connect();
     try {
+      const replication = await topicReplication(admin, options);
       // Right after a topic is made, the broker's metadata may not list it yet: kafkajs's wait
       // for leaders retries only "leader not available", not "unknown topic" (kafkajs#815, seen
       // here with two processes creating topics at once, and on a loaded machine), and a topic
@@ -180,7 +195,11 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
               {
                 topic,
                 numPartitions: options.partitions ?? 6,
-                configEntries: [{ name: "max.message.bytes", value: String(maxMessageBytes) }],
+                replicationFactor: replication.replicationFactor,
+                configEntries: [
+                  { name: "max.message.bytes", value: String(maxMessageBytes) },
+                  { name: "min.insync.replicas", value: String(replication.minInsyncReplicas) },
+                ],
               },
             ],
           });

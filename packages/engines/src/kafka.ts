@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { createKafkaBus, type EventBus } from "@gateway/bus";
+import { createKafkaBus, type EventBus, type KafkaBusOptions } from "@gateway/bus";
 import type { Logger } from "@gateway/contracts";
 import type { KafkaEnv } from "./env.ts";
 
@@ -12,6 +12,7 @@ export function spoolDirOf(env: KafkaEnv, app: string): string {
 export function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<EventBus> {
   return createKafkaBus({
     brokers: env.GATEWAY_KAFKA_BROKERS,
+    ...kafkaSecurity(env),
     // the host name too: every container's process is pid 1
     clientId: env.GATEWAY_INSTANCE_ID ?? `${app}-${hostname()}-${process.pid}`,
     spoolDir: spoolDirOf(env, app),
@@ -20,5 +21,25 @@ export function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<E
     maxMessageBytes: env.GATEWAY_KAFKA_MAX_MESSAGE_BYTES,
     namePrefix: env.GATEWAY_KAFKA_NAME_PREFIX,
     compression: env.GATEWAY_KAFKA_COMPRESSION,
+    ...(env.GATEWAY_KAFKA_REPLICATION_FACTOR
+      ? { replicationFactor: env.GATEWAY_KAFKA_REPLICATION_FACTOR }
+      : {}),
+    ...(env.GATEWAY_KAFKA_MIN_INSYNC_REPLICAS
+      ? { minInsyncReplicas: env.GATEWAY_KAFKA_MIN_INSYNC_REPLICAS }
+      : {}),
   });
+}
+
+/** TLS and SASL from the settings (checked together at start by `checkEngineSettings`). */
+export function kafkaSecurity(env: KafkaEnv): Pick<KafkaBusOptions, "tls" | "sasl"> {
+  const { GATEWAY_KAFKA_CA_FILE: ca, GATEWAY_KAFKA_CERT_FILE: cert, GATEWAY_KAFKA_KEY_FILE: key } = env;
+  const files = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+  const tls = Object.keys(files).length > 0 ? files : env.GATEWAY_KAFKA_TLS ? (true as const) : undefined;
+  const mechanism = env.GATEWAY_KAFKA_SASL_MECHANISM;
+  const { GATEWAY_KAFKA_SASL_USERNAME: username, GATEWAY_KAFKA_SASL_PASSWORD: password } = env;
+  const sasl =
+    mechanism && mechanism !== "aws-msk-iam" && username && password
+      ? { mechanism, username, password }
+      : undefined;
+  return { ...(tls ? { tls } : {}), ...(sasl ? { sasl } : {}) };
 }

@@ -1,6 +1,7 @@
 import { createRedisCache, type RedisConfigCache } from "@gateway/cache";
 import type { Logger } from "@gateway/contracts";
 import type { RedisEnv } from "./env.ts";
+import { redisOptions } from "./redis-options.ts";
 
 /**
  * `reader`: a gateway (local copy, short timeout, longer for keys it has no copy of, starts
@@ -13,7 +14,7 @@ export function openRedisCache(
   role: "reader" | "writer",
 ): Promise<RedisConfigCache> {
   return createRedisCache({
-    url: env.GATEWAY_REDIS_URL,
+    url: redisOptions(env),
     log,
     timeoutMs:
       role === "reader" ? env.GATEWAY_REDIS_TIMEOUT_MS : Math.max(env.GATEWAY_REDIS_TIMEOUT_MS, 2_000),

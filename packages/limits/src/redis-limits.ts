@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { LimitsEntry, Logger } from "@gateway/contracts";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import { bucketUse } from "./buckets.ts";
 import type { Admission, AdmitRequest, Lease, LimitStore, ScopeLimits } from "./limit-store.ts";
 import { type LocalCounters, localCounters } from "./local-counters.ts";
@@ -9,7 +9,8 @@ import { type ReplicaPermits, replicaPermits, type ScopeAsk, type ScopeReturn } 
 import { currentPeriod, spendKey } from "./spend-keys.ts";
 
 export interface RedisLimitsOptions {
-  url: string;
+  /** A `redis://` URL, or ioredis's options (TLS, an ACL user, Sentinel: see `@gateway/engines`). */
+  url: string | RedisOptions;
   log: Logger;
   /** Longest a call waits on Redis before it is counted locally instead: the config cache's timeout. */
   timeoutMs: number;
@@ -51,14 +52,16 @@ export function createRedisLimits(options: RedisLimitsOptions): LimitStore {
   const breakMs = options.breakMs ?? 1_000;
   const settleDelayMs = options.settleDelayMs ?? 50;
   const slotLingerMs = options.slotLingerMs ?? 5;
-  const redis = new Redis(options.url, {
+  const own: RedisOptions = {
     // fail at once while disconnected instead of queueing: a call never waits for a reconnect
     enableOfflineQueue: false,
     commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),
-  });
+  };
+  const redis =
+    typeof options.url === "string" ? new Redis(options.url, own) : new Redis({ ...options.url, ...own });
   redis.on("error", () => {});
   const script = (name: string, lua: string): ScriptCall => {
     redis.defineCommand(name, { lua });

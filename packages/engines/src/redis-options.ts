@@ -1,0 +1,48 @@
+import type { RedisTarget } from "@gateway/cache";
+import type { RedisEnv } from "./env.ts";
+
+type RedisOptions = Exclude<RedisTarget, string>;
+
+/**
+ * The one place every Redis connection of an app is described (the config cache and its
+ * subscriber, the limits, BullMQ's), so that all of them reach the same Redis the same way and,
+ * with Sentinel, all follow a failover to the new primary.
+ */
+export function redisOptions(env: RedisEnv): RedisOptions {
+  const url = env.GATEWAY_REDIS_URL ? new URL(env.GATEWAY_REDIS_URL) : null;
+  const tls = url ? url.protocol === "rediss:" : env.GATEWAY_REDIS_TLS === true;
+  const trust = env.GATEWAY_REDIS_CA_FILE ? { ca: env.GATEWAY_REDIS_CA_FILE } : {};
+  const username =
+    env.GATEWAY_REDIS_USERNAME ?? (url?.username ? decodeURIComponent(url.username) : undefined);
+  const password =
+    env.GATEWAY_REDIS_PASSWORD ?? (url?.password ? decodeURIComponent(url.password) : undefined);
+  const common: RedisOptions = {
+    ...(username ? { username } : {}),
+    ...(password ? { password } : {}),
+    ...(tls ? { tls: trust } : {}),
+    // a primary demoted to a replica answers writes with READONLY: reconnect, to the new primary
+    reconnectOnError: (error) => error.message.startsWith("READONLY"),
+  };
+  if (url)
+    return {
+      ...common,
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port || 6379),
+      db: Number(url.pathname.slice(1) || 0),
+    };
+  const sentinelTls = env.GATEWAY_REDIS_SENTINEL_TLS ?? tls;
+  return {
+    ...common,
+    sentinels: (env.GATEWAY_REDIS_SENTINELS ?? []).map((hostPort) => {
+      const at = hostPort.lastIndexOf(":");
+      return { host: hostPort.slice(0, at), port: Number(hostPort.slice(at + 1)) };
+    }),
+    name: env.GATEWAY_REDIS_SENTINEL_MASTER,
+    ...(env.GATEWAY_REDIS_SENTINEL_USERNAME ? { sentinelUsername: env.GATEWAY_REDIS_SENTINEL_USERNAME } : {}),
+    ...(env.GATEWAY_REDIS_SENTINEL_PASSWORD ? { sentinelPassword: env.GATEWAY_REDIS_SENTINEL_PASSWORD } : {}),
+    ...(sentinelTls ? { sentinelTLS: trust } : {}),
+    enableTLSForSentinelMode: tls,
+    // the sentinels announce a failover: the connections move at once rather than at their next error
+    failoverDetector: true,
+  };
+}
