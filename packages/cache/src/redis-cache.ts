@@ -14,6 +14,34 @@ function connectRedis(target: RedisTarget, options: RedisOptions): Redis {
   return typeof target === "string" ? new Redis(target, options) : new Redis({ ...target, ...options });
 }
 
+/**
+ * Connects once (through the sentinels, if any) and leaves: at start, so that a refused login
+ * or certificate is told at once. Rejects with ioredis's error; resolves with whether the server
+ * runs in cluster mode (false when it may not say).
+ */
+export async function connectRedisOnce(target: RedisTarget): Promise<{ cluster: boolean }> {
+  const redis = connectRedis(target, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 2_000,
+  });
+  // a refused handshake or login shows as an "error" event; connect() itself only says "closed"
+  let refusal: Error | undefined;
+  redis.on("error", (error: Error) => {
+    refusal ??= error;
+  });
+  try {
+    await redis.connect().catch((error: Error) => Promise.reject(refusal ?? error));
+    const info = await redis.info("cluster").catch(() => "");
+    return { cluster: /cluster_enabled:1/.test(info) };
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export interface RedisCacheOptions {
   url: RedisTarget;
   log: Logger;

@@ -1,9 +1,11 @@
 import type { Logger } from "@gateway/contracts";
 import { createBullmqQueue, type JobQueue } from "@gateway/jobs";
 import type { RedisEnv } from "./env.ts";
-import { redisOptions } from "./redis-options.ts";
+import { checkRedisAccess, redisOptions } from "./redis-options.ts";
 
-export function openBullmqQueue(env: RedisEnv, log: Logger): JobQueue {
+/** Stops at start when Redis refuses the app (`checkRedisAccess`). */
+export async function openBullmqQueue(env: RedisEnv, log: Logger): Promise<JobQueue> {
+  await checkRedisAccess(env, log);
   return createBullmqQueue({
     url: redisOptions(env),
     log,

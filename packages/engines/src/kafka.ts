@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { createKafkaBus, type EventBus, type KafkaBusOptions } from "@gateway/bus";
+import { connectKafkaOnce, createKafkaBus, type EventBus, type KafkaBusOptions } from "@gateway/bus";
 import type { Logger } from "@gateway/contracts";
+import { EngineRefusedError, refusalOf } from "./engine-access.ts";
 import type { KafkaEnv } from "./env.ts";
 
 /** The app's own spool dir: `app` names the default, so the apps of one checkout never share one. */
@@ -9,12 +10,31 @@ export function spoolDirOf(env: KafkaEnv, app: string): string {
   return resolve(env.GATEWAY_SPOOL_DIR ?? `./data/spool/${app}`);
 }
 
-export function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<EventBus> {
-  return createKafkaBus({
+/**
+ * The bus, once the brokers have been asked whether they take this app: a refusal (certificate,
+ * TLS, login) throws `EngineRefusedError`; brokers that are away are not waited for (the bus
+ * spools until they are back).
+ */
+export async function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<EventBus> {
+  const reach = {
     brokers: env.GATEWAY_KAFKA_BROKERS,
     ...kafkaSecurity(env),
     // the host name too: every container's process is pid 1
     clientId: env.GATEWAY_INSTANCE_ID ?? `${app}-${hostname()}-${process.pid}`,
+  };
+  await connectKafkaOnce(reach).catch((error: unknown) => {
+    const refusal = refusalOf(error);
+    if (!refusal)
+      return log.warn("kafka unreachable at start; events are spooled until it answers", { error });
+    const line = {
+      untrusted: `GATEWAY_KAFKA_CA_FILE: the brokers' certificate is not trusted (${refusal.why})`,
+      tls: `GATEWAY_KAFKA_CERT_FILE: the brokers refused the TLS handshake (${refusal.why})`,
+      login: `GATEWAY_KAFKA_SASL_PASSWORD: the brokers refused the login of ${env.GATEWAY_KAFKA_SASL_USERNAME ?? "this client"} (${env.GATEWAY_KAFKA_SASL_MECHANISM ?? "SASL"})`,
+    }[refusal.kind];
+    throw new EngineRefusedError(line);
+  });
+  return createKafkaBus({
+    ...reach,
     spoolDir: spoolDirOf(env, app),
     log,
     partitions: env.GATEWAY_KAFKA_PARTITIONS,

@@ -1,4 +1,6 @@
-import type { RedisTarget } from "@gateway/cache";
+import { connectRedisOnce, type RedisTarget } from "@gateway/cache";
+import type { Logger } from "@gateway/contracts";
+import { EngineRefusedError, refusalOf } from "./engine-access.ts";
 import type { RedisEnv } from "./env.ts";
 
 type RedisOptions = Exclude<RedisTarget, string>;
@@ -45,4 +47,27 @@ export function redisOptions(env: RedisEnv): RedisOptions {
     // the sentinels announce a failover: the connections move at once rather than at their next error
     failoverDetector: true,
   };
+}
+
+/**
+ * Asks Redis once whether it takes this app, at start: a refusal (certificate, TLS, login) or a
+ * Redis Cluster throws `EngineRefusedError`; a Redis that is away is not waited for here.
+ */
+export async function checkRedisAccess(env: RedisEnv, log: Logger): Promise<void> {
+  const setting = env.GATEWAY_REDIS_SENTINELS ? "GATEWAY_REDIS_SENTINELS" : "GATEWAY_REDIS_URL";
+  const answer = await connectRedisOnce(redisOptions(env)).catch((error: unknown) => {
+    const refusal = refusalOf(error);
+    if (!refusal) return log.warn("redis unreachable at start", { error: String(error) });
+    throw new EngineRefusedError(
+      {
+        untrusted: `GATEWAY_REDIS_CA_FILE: Redis's certificate is not trusted (${refusal.why})`,
+        tls: `GATEWAY_REDIS_CA_FILE: Redis refused the TLS handshake (${refusal.why})`,
+        login: `GATEWAY_REDIS_PASSWORD: Redis refused the login${env.GATEWAY_REDIS_USERNAME ? ` of ${env.GATEWAY_REDIS_USERNAME}` : ""} (${refusal.why})`,
+      }[refusal.kind],
+    );
+  });
+  if (answer?.cluster)
+    throw new EngineRefusedError(
+      `${setting}: this Redis runs in cluster mode, which the apps do not support (their scripts and BullMQ touch several keys at once, with no hash tags); use a primary with replicas behind Sentinel (GATEWAY_REDIS_SENTINELS)`,
+    );
 }

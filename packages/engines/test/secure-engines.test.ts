@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { EngineRefusedError } from "../src/engine-access.ts";
 import { checkEngineSettings, kafkaEnv, parseEnvWith, postgresEnv, redisEnv, s3Env } from "../src/index.ts";
 import { openKafkaBus } from "../src/kafka.ts";
 import { openPostgres } from "../src/postgres.ts";
@@ -66,6 +67,34 @@ describe.skipIf(!secure)("the adapters on secured engines", () => {
     bus.publish("calls", "k", { hello: run });
     await expect.poll(() => got, { timeout: 20_000 }).toEqual([{ hello: run }]);
     expect(bus.stats().publishFailures).toBe(0);
+  });
+
+  it.each([
+    [
+      { GATEWAY_KAFKA_SASL_PASSWORD: "wrong" },
+      "GATEWAY_KAFKA_SASL_PASSWORD: the brokers refused the login of gateway (scram-sha-512)",
+    ],
+    [
+      { GATEWAY_KAFKA_CA_FILE: ca("wrong-ca.crt") },
+      "GATEWAY_KAFKA_CA_FILE: the brokers' certificate is not trusted (SELF_SIGNED_CERT_IN_CHAIN)",
+    ],
+  ])("Kafka refusing the app stops its start with one line: %j", async (env, line) => {
+    const refused = openKafkaBus(settings(env), log, "e2e");
+    await expect(refused).rejects.toThrow(EngineRefusedError);
+    await expect(refused).rejects.toThrow(line);
+  });
+
+  it.each([
+    [
+      { GATEWAY_REDIS_PASSWORD: "wrong", GATEWAY_REDIS_USERNAME: "gateway" },
+      "GATEWAY_REDIS_PASSWORD: Redis refused the login of gateway (WRONGPASS)",
+    ],
+    [
+      { GATEWAY_REDIS_CA_FILE: ca("wrong-ca.crt") },
+      "GATEWAY_REDIS_CA_FILE: Redis's certificate is not trusted (SELF_SIGNED_CERT_IN_CHAIN)",
+    ],
+  ])("Redis refusing the app stops its start with one line: %j", async (env, line) => {
+    await expect(openRedisCache(settings(env), log, "reader")).rejects.toThrow(line);
   });
 
   it.each([

@@ -29,5 +29,10 @@ export function testPems() {
     { stdio: "ignore" },
   );
   writeFileSync(file("not-pem.txt"), "hello\n");
-  return { dir, file, write: (name: string, text: string) => (writeFileSync(file(name), text), file(name)) };
+  /** Writes `text` to the file `name` and gives its path. */
+  const write = (name: string, text: string) => {
+    writeFileSync(file(name), text);
+    return file(name);
+  };
+  return { file, write };
 }
