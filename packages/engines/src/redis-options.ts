@@ -44,8 +44,9 @@ export function redisOptions(env: RedisEnv): RedisOptions {
     ...(env.GATEWAY_REDIS_SENTINEL_PASSWORD ? { sentinelPassword: env.GATEWAY_REDIS_SENTINEL_PASSWORD } : {}),
     ...(sentinelTls ? { sentinelTLS: trust } : {}),
     enableTLSForSentinelMode: tls,
-    // the sentinels announce a failover: the connections move at once rather than at their next error
-    failoverDetector: true,
+    // No failoverDetector: its connections to the sentinels have no error listener, and ioredis
+    // prints "Unhandled error event" for each TLS teardown. A lost primary drops the connections,
+    // which reconnect through the sentinels; a demoted one answers READONLY (above).
   };
 }
 
