@@ -122,13 +122,27 @@ describe.skipIf(!secure)("the adapters on secured engines", () => {
     await expect.poll(() => reader.get("key:1"), { timeout: 5_000 }).toEqual({ value: run });
   });
 
-  it("PostgreSQL with verify-full against the CA file; the wrong CA refused", async () => {
+  it("PostgreSQL with verify-full against the CA file", async () => {
     const db = await openPostgres(settings({}));
     closing.push(() => db.close());
     await expect(db.exclusive(async () => "in")).resolves.toBe("in");
-    const wrong = await openPostgres(settings({ GATEWAY_DATABASE_CA_FILE: ca("wrong-ca.crt") }));
-    closing.push(() => wrong.close());
-    await expect(wrong.exclusive(async () => "in")).rejects.toThrow(/certificate/);
+  });
+
+  it.each([
+    [
+      { GATEWAY_DATABASE_CA_FILE: ca("wrong-ca.crt") },
+      "GATEWAY_DATABASE_CA_FILE: PostgreSQL's certificate is not trusted (",
+    ],
+    [
+      {
+        GATEWAY_DATABASE_URL: need("SECURE_PG_URL")
+          .replace(/:[^:@/]+@/, ":wrong@")
+          .replace(/&sslrootcert=[^&]*/, ""),
+      },
+      "GATEWAY_DATABASE_URL: PostgreSQL refused the login (SQLSTATE 28P01)",
+    ],
+  ])("PostgreSQL refusing the app stops its start with one line: %j", async (env, line) => {
+    await expect(openPostgres(settings(env))).rejects.toThrow(line);
   });
 
   it("S3 over HTTPS with the private CA; the wrong CA refused", async () => {
