@@ -25,7 +25,7 @@ export interface ControlPlaneDeps {
  */
 export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promise<ControlPlaneDeps> {
   const store = await openPostgres(env);
-  const jobs = openBullmqQueue(env, log);
+  const jobs = await openBullmqQueue(env, log);
   await store.exclusive(async () => {
     await runMigrations(store);
     await seedPricesAndQueueRepricing(store.db, jobs);

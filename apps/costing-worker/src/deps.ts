@@ -15,7 +15,7 @@ export async function costingWorkerDeps(
   log: Logger,
 ): Promise<{ deps: CostingWorkerDeps; close(): Promise<void> }> {
   const store = await openPostgres(env);
-  const jobs = openBullmqQueue(env, log);
+  const jobs = await openBullmqQueue(env, log);
   const bus = await openKafkaBus(env, log, "costing-worker");
   const limits = openRedisLimits(env, log, "costing-worker");
   return {

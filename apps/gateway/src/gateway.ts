@@ -68,6 +68,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     reader,
     plan: {
       config: reader,
+      // a key given as <NAME>_FILE (a mounted secret) is read on first use
       credentials: deps.credentials,
       providerUrls: { provider_a: config.providerAUrl, provider_b: config.providerBUrl },
       responsesKeyEnv,

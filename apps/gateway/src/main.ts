@@ -1,10 +1,12 @@
 import {
   createHttpServer,
   createLogger,
+  credentialsWithFiles,
   drainSettings,
   envOrExit,
   listen,
   metricsFor,
+  startOrExit,
   stopOnSignals,
   stopServing,
   withMetricsRoute,
@@ -18,7 +20,8 @@ import { createGateway } from "./gateway.ts";
 // The gateway as a process of its own (split deployment): `pnpm --filter @gateway/gateway start`.
 const env = envOrExit(parseGatewayEnv);
 const log = createLogger("gateway", { level: env.LOG_LEVEL });
-const deps = await gatewayDeps(env, log);
+// an engine that refuses the app (its certificate, its login) stops it with one line
+const deps = await startOrExit(gatewayDeps(env, log));
 const metrics = metricsFor(env);
 // off unless OTEL_EXPORTER_OTLP_ENDPOINT is set; the SDK reads the other OTEL_* settings itself
 const tracer = await startTracing("gateway", process.env);
@@ -27,8 +30,9 @@ const gateway = createGateway({
   log,
   metrics,
   config: gatewayConfigFromEnv(env),
-  // operator credentials of managed deployments, by the env var name the catalog names
-  credentials: (name) => process.env[name],
+  // operator credentials of managed deployments, by the env var name the catalog names (each also
+  // as <NAME>_FILE, read on first use)
+  credentials: credentialsWithFiles((name) => process.env[name]),
   tracer,
 });
 const server = createHttpServer(

@@ -1,5 +1,5 @@
 import { gatewayEnvSchema } from "@gateway/gateway";
-import { drainEnv, metricsEnv, parseEnvWith } from "@gateway/runtime";
+import { drainEnv, metricsEnv, parseEnvWith, secret } from "@gateway/runtime";
 import { z } from "zod";
 
 /** Every setting of the one-process deployment, validated once at start. */
@@ -8,10 +8,10 @@ const standaloneEnvSchema = gatewayEnvSchema.extend({
   HOST: z.string().default("127.0.0.1"),
   GATEWAY_DATA_DIR: z.string().min(1).default("./data"),
   /** Use PostgreSQL instead of the embedded PGlite store. */
-  GATEWAY_DATABASE_URL: z.url().optional(),
-  GATEWAY_OPERATOR_TOKEN: z.string().min(16).optional(),
+  GATEWAY_DATABASE_URL: secret(z.url().optional()),
+  GATEWAY_OPERATOR_TOKEN: secret(z.string().min(16).optional()),
   /** Signs pagination cursors; a random one per start when unset (cursors then end with the process). */
-  GATEWAY_CURSOR_SECRET: z.string().min(16).optional(),
+  GATEWAY_CURSOR_SECRET: secret(z.string().min(16).optional()),
   /** JSON file of catalog models with their deployments, upserted at every start. */
   GATEWAY_CATALOG_FILE: z.string().min(1).optional(),
   ...drainEnv,

@@ -18,6 +18,8 @@ export interface S3BlobStoreOptions {
   forcePathStyle: boolean;
   /** Unset: the SDK's default chain (env, profile, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** PEM of the CAs an https `endpoint`'s certificate must chain to (a private CA), instead of the system's. */
+  ca?: string;
 }
 
 /**
@@ -33,6 +35,8 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
     forcePathStyle: options.forcePathStyle,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
+    // the SDK's own handler, given the agent's options: keep-alive as its default agent has it
+    ...(options.ca ? { requestHandler: { httpsAgent: { ca: options.ca, keepAlive: true } } } : {}),
     maxAttempts: 3,
   });
   const fullKey = (key: string) => {

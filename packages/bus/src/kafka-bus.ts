@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Logger } from "@gateway/contracts";
-import { Kafka, logLevel, type Producer } from "kafkajs";
+import { Kafka, logLevel, type Producer, type SASLOptions } from "kafkajs";
 import { lockDir } from "./dir-lock.ts";
 import type { EventBus } from "./event-bus.ts";
 import { openJournal } from "./journal.ts";
@@ -8,14 +8,19 @@ import { type BatchCodec, compressionType, defaultBatchCodec } from "./kafka-com
 import { startGroupConsumer } from "./kafka-consumer.ts";
 import { deadLetters } from "./kafka-dead-letters.ts";
 import { kafkaPublisher } from "./kafka-publisher.ts";
+import type { KafkaReplication } from "./kafka-replication.ts";
 import { kafkaTopics } from "./kafka-topics.ts";
 import { encodePayload } from "./payload.ts";
 import { sendPartitioner } from "./send-partitioner.ts";
 import { openSpool, type Spool } from "./spool.ts";
 
-export interface KafkaBusOptions {
+export interface KafkaBusOptions extends KafkaReplication {
   brokers: string[];
   clientId: string;
+  /** TLS to the brokers: `true` trusts the system's CAs; PEM text for a private CA and mutual TLS. */
+  tls?: true | { ca?: string; cert?: string; key?: string };
+  /** SASL authentication (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512), over TLS unless the cluster has none. */
+  sasl?: Extract<SASLOptions, { mechanism: "plain" | "scram-sha-256" | "scram-sha-512" }>;
   /**
    * Where events wait on local disk while the broker is away, one directory per process. Its
    * `journal/` holds every event from `publish` until the broker (or the spool) has it, so that
@@ -79,12 +84,16 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const kafka = new Kafka({
     clientId: options.clientId,
     brokers: options.brokers,
+    ...(options.tls ? { ssl: options.tls } : {}),
+    ...(options.sasl ? { sasl: options.sasl } : {}),
     connectionTimeout: 1_000,
     requestTimeout: sendTimeoutMs,
     retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 1_000 },
     logLevel: logLevel.WARN,
     logCreator: () => (entry) => {
       const { message, ...rest } = entry.log;
+      // the bus retries little on purpose (a failed send is spooled, and consumers are idempotent)
+      if (message.startsWith("Limiting retries for the idempotent producer")) return;
       log.warn(`kafka: ${message}`, { namespace: entry.namespace, error: rest.error });
     },
   });
@@ -100,12 +109,19 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
   const producer: Producer = kafka.producer({
     createPartitioner: partitions.createPartitioner,
     allowAutoTopicCreation: false,
+    // acks from every in-sync copy (kafkajs's default), and no duplicate from a retried request;
+    // one request in flight per broker keeps kafkajs's sequence numbers in order (the bus sends
+    // one batch at a time anyway)
+    idempotent: true,
+    maxInFlightRequests: 1,
     retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
   });
   let closed = false;
   const topics = kafkaTopics(kafka, {
     partitions: options.partitions ?? 6,
     maxMessageBytes,
+    replicationFactor: options.replicationFactor,
+    minInsyncReplicas: options.minInsyncReplicas,
     closed: () => closed,
   });
   const publisher = kafkaPublisher({

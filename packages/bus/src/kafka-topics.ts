@@ -1,6 +1,7 @@
 import type { Admin, Kafka } from "kafkajs";
+import { type KafkaReplication, topicReplication } from "./kafka-replication.ts";
 
-export interface KafkaTopicsOptions {
+export interface KafkaTopicsOptions extends KafkaReplication {
   /** Partitions of a topic made here. */
   partitions: number;
   /** The topics' `max.message.bytes`. */
@@ -24,6 +25,7 @@ export function kafkaTopics(kafka: Kafka, options: KafkaTopicsOptions) {
       const admin = kafka.admin();
       await admin.connect();
       try {
+        const replication = await topicReplication(admin, options);
         // Right after a topic is made, the broker's metadata may not list it yet: kafkajs's wait
         // for leaders retries only "leader not available", not "unknown topic" (kafkajs#815, seen
         // here with two processes creating topics at once, and on a loaded machine), and a topic
@@ -38,7 +40,11 @@ export function kafkaTopics(kafka: Kafka, options: KafkaTopicsOptions) {
                 {
                   topic,
                   numPartitions: options.partitions,
-                  configEntries: [{ name: "max.message.bytes", value: String(options.maxMessageBytes) }],
+                  replicationFactor: replication.replicationFactor,
+                  configEntries: [
+                    { name: "max.message.bytes", value: String(options.maxMessageBytes) },
+                    { name: "min.insync.replicas", value: String(replication.minInsyncReplicas) },
+                  ],
                 },
               ],
             });

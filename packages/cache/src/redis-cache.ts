@@ -1,9 +1,49 @@
 import type { Logger } from "@gateway/contracts";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import { type ConfigCache, ConfigUnavailableError, noLookups, type ReadOptions } from "./config-cache.ts";
 
+/**
+ * Where Redis is: a `redis://` URL, or ioredis's options (TLS, an ACL user, Sentinel), built for
+ * every connection of an app by one function (`@gateway/engines`' `redisOptions`) so that all of
+ * them follow the same primary.
+ */
+export type RedisTarget = string | RedisOptions;
+
+/** A connection to `target` with this connection's own `options` (timeouts, queueing) on top. */
+function connectRedis(target: RedisTarget, options: RedisOptions): Redis {
+  return typeof target === "string" ? new Redis(target, options) : new Redis({ ...target, ...options });
+}
+
+/**
+ * Connects once (through the sentinels, if any) and leaves: at start, so that a refused login
+ * or certificate is told at once. Rejects with ioredis's error; resolves with whether the server
+ * runs in cluster mode (false when it may not say).
+ */
+export async function connectRedisOnce(target: RedisTarget): Promise<{ cluster: boolean }> {
+  const redis = connectRedis(target, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 2_000,
+  });
+  // a refused handshake or login shows as an "error" event; connect() itself only says "closed"
+  let refusal: Error | undefined;
+  redis.on("error", (error: Error) => {
+    refusal ??= error;
+  });
+  try {
+    await redis.connect().catch((error: Error) => Promise.reject(refusal ?? error));
+    const info = await redis.info("cluster").catch(() => "");
+    return { cluster: /cluster_enabled:1/.test(info) };
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export interface RedisCacheOptions {
-  url: string;
+  url: RedisTarget;
   log: Logger;
   /** Longest a read waits on Redis when a local copy could answer instead (and longest a write takes). */
   timeoutMs: number;
@@ -74,8 +114,8 @@ export async function createRedisCache(options: RedisCacheOptions): Promise<Redi
     connectTimeout: 2_000,
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),
   };
-  const redis = new Redis(options.url, connection);
-  const sub = new Redis(options.url, { ...connection, commandTimeout: undefined });
+  const redis = connectRedis(options.url, connection);
+  const sub = connectRedis(options.url, { ...connection, commandTimeout: undefined });
   const local = new Map<string, LocalEntry>();
   const lookups = noLookups();
   const pending = new Map<string, PendingWrite>();

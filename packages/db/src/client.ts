@@ -17,7 +17,13 @@ export type DbConfig =
   | { kind: "sqlite"; file: string | null }
   /** `ownThread`: run PGlite on a worker thread, off the thread that serves traffic. */
   | { kind: "pglite"; dataDir: string | null; ownThread?: boolean }
-  | { kind: "postgres"; url: string; max?: number };
+  | {
+      kind: "postgres";
+      url: string;
+      max?: number;
+      /** PEM of the CAs the server's certificate must chain to: TLS with verify-full (chain and host name). */
+      ca?: string;
+    };
 
 export interface DbHandle<D extends Db = Db> {
   db: D;

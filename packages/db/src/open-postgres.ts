@@ -1,3 +1,4 @@
+import { checkServerIdentity } from "node:tls";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import type { Db, DbHandle } from "./client.ts";
@@ -7,8 +8,12 @@ import * as schema from "./schema/index.ts";
 const startupLockKey = 7_316_452_001;
 
 /** PostgreSQL through postgres.js; loaded only by the processes that open it. */
-export async function openPostgres(config: { url: string; max?: number }): Promise<DbHandle> {
-  const client = postgres(config.url, { max: config.max ?? 10, onnotice: () => {} });
+export async function openPostgres(config: { url: string; max?: number; ca?: string }): Promise<DbHandle> {
+  const client = postgres(config.url, {
+    max: config.max ?? 10,
+    onnotice: () => {},
+    ...(config.ca ? { ssl: verifyFull(config.url, config.ca) } : {}),
+  });
   return {
     db: drizzle(client, { schema }) as unknown as Db,
     kind: "postgres",
@@ -27,5 +32,19 @@ export async function openPostgres(config: { url: string; max?: number }): Promi
       }
     },
     close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/**
+ * TLS that checks the server's certificate against `ca` and the URL's host name. postgres.js
+ * gives TLS no host name to check when the host is an IP address, so it is checked here.
+ */
+function verifyFull(url: string, ca: string) {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return {
+    ca,
+    rejectUnauthorized: true,
+    checkServerIdentity: (_: string, cert: Parameters<typeof checkServerIdentity>[1]) =>
+      checkServerIdentity(host, cert),
   };
 }

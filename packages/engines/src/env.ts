@@ -1,17 +1,54 @@
+import { secret } from "@gateway/runtime";
 import { z } from "zod";
+import { caFile, certFile, keyFile } from "./tls-files.ts";
 
 /**
  * The settings of the split deployment, one fragment per engine, for the apps' env schemas to
  * compose with `@gateway/runtime`'s `listenEnv`. Defaults match infra/distributed.env where a
  * default makes sense; URLs never have one.
  */
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const hostPorts = z
+  .string()
+  .min(1)
+  .transform((v) => v.split(",").map((b) => b.trim()))
+  .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, "expected host:port")).min(1));
+
 export const postgresEnv = {
-  GATEWAY_DATABASE_URL: z.url(),
+  /**
+   * `?sslmode=verify-full` checks the server against the system's CAs; with a private CA, set
+   * `GATEWAY_DATABASE_CA_FILE` instead (postgres.js does not read `sslrootcert` from the URL).
+   */
+  GATEWAY_DATABASE_URL: secret(
+    z.url().refine((url) => ["", "system"].includes(new URL(url).searchParams.get("sslrootcert") ?? ""), {
+      message: "sslrootcert=<file> is not read from the URL; give the file as GATEWAY_DATABASE_CA_FILE",
+    }),
+  ),
   GATEWAY_DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  /** TLS with verify-full (the chain to these CAs, and the URL's host name) when set. */
+  GATEWAY_DATABASE_CA_FILE: caFile.optional(),
 };
 
 export const redisEnv = {
-  GATEWAY_REDIS_URL: z.url(),
+  /** `redis://` or `rediss://` (TLS), with `user:password@` for an ACL user; unset with Sentinel. */
+  GATEWAY_REDIS_URL: secret(
+    z.url({ protocol: /^rediss?$/, error: "expected a redis:// or rediss:// URL" }).optional(),
+  ),
+  /** The ACL user and its password, when not in the URL (with Sentinel, here only). */
+  GATEWAY_REDIS_USERNAME: z.string().min(1).optional(),
+  GATEWAY_REDIS_PASSWORD: secret(z.string().min(1).optional()),
+  /** TLS to Redis with Sentinel (no URL to say `rediss://`); with a URL, its scheme says. */
+  GATEWAY_REDIS_TLS: bool.optional(),
+  /** The CAs Redis's certificate must chain to, instead of the system's. */
+  GATEWAY_REDIS_CA_FILE: caFile.optional(),
+  /** Comma-separated host:port list of sentinels: the primary is asked of them, and followed on failover. */
+  GATEWAY_REDIS_SENTINELS: hostPorts.optional(),
+  /** The name the sentinels monitor the primary by. */
+  GATEWAY_REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
+  GATEWAY_REDIS_SENTINEL_USERNAME: z.string().min(1).optional(),
+  GATEWAY_REDIS_SENTINEL_PASSWORD: secret(z.string().min(1).optional()),
+  /** TLS to the sentinels themselves; unset: as to Redis. */
+  GATEWAY_REDIS_SENTINEL_TLS: bool.optional(),
   /** Longest the gateway waits on Redis for a key it holds a copy of; past it, the copy answers. */
   GATEWAY_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(50),
   /** Longest the gateway waits on Redis for a key it holds no copy of; past it, the request gets 503. */
@@ -22,11 +59,27 @@ export const redisEnv = {
 
 export const kafkaEnv = {
   /** Comma-separated host:port list. */
-  GATEWAY_KAFKA_BROKERS: z
+  GATEWAY_KAFKA_BROKERS: hostPorts,
+  /** TLS with the system's CAs; implied by any of the three files below. */
+  GATEWAY_KAFKA_TLS: bool.optional(),
+  GATEWAY_KAFKA_CA_FILE: caFile.optional(),
+  /** This client's certificate and key, for mutual TLS (both or neither). */
+  GATEWAY_KAFKA_CERT_FILE: certFile.optional(),
+  GATEWAY_KAFKA_KEY_FILE: keyFile.optional(),
+  /** `PLAIN`, `SCRAM-SHA-256` or `SCRAM-SHA-512`, with the user and password below. */
+  GATEWAY_KAFKA_SASL_MECHANISM: z
     .string()
-    .min(1)
-    .transform((v) => v.split(",").map((b) => b.trim()))
-    .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, "expected host:port")).min(1)),
+    .transform((v) => v.toLowerCase().replaceAll("_", "-"))
+    .pipe(z.enum(["plain", "scram-sha-256", "scram-sha-512", "aws-msk-iam"]))
+    .optional(),
+  GATEWAY_KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  GATEWAY_KAFKA_SASL_PASSWORD: secret(z.string().min(1).optional()),
+  /**
+   * Of the topics the apps create (a topic that exists keeps its own). Unset: 3, or the number
+   * of brokers when fewer; `min.insync.replicas` one less, at most 2 (and at least 1).
+   */
+  GATEWAY_KAFKA_REPLICATION_FACTOR: z.coerce.number().int().positive().optional(),
+  GATEWAY_KAFKA_MIN_INSYNC_REPLICAS: z.coerce.number().int().positive().optional(),
   GATEWAY_KAFKA_PARTITIONS: z.coerce.number().int().positive().default(6),
   GATEWAY_KAFKA_MAX_MESSAGE_BYTES: z.coerce
     .number()
@@ -50,8 +103,6 @@ export const kafkaEnv = {
   GATEWAY_INSTANCE_ID: z.string().min(1).optional(),
 };
 
-const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
-
 export const s3Env = {
   GATEWAY_S3_BUCKET: z.string().min(3),
   /** Prepended to every object key, e.g. `gateway/`. */
@@ -61,8 +112,10 @@ export const s3Env = {
   GATEWAY_S3_ENDPOINT: z.url().optional(),
   GATEWAY_S3_FORCE_PATH_STYLE: bool.default(false),
   /** Both unset: the AWS SDK's default credential chain (env, profile, instance role). */
-  GATEWAY_S3_ACCESS_KEY: z.string().min(1).optional(),
-  GATEWAY_S3_SECRET_KEY: z.string().min(1).optional(),
+  GATEWAY_S3_ACCESS_KEY: secret(z.string().min(1).optional()),
+  GATEWAY_S3_SECRET_KEY: secret(z.string().min(1).optional()),
+  /** The CAs an `https://` endpoint's certificate must chain to (a private CA), instead of the system's. */
+  GATEWAY_S3_CA_FILE: caFile.optional(),
 };
 
 type Shape<T extends Record<string, z.ZodType>> = z.infer<z.ZodObject<T>>;

@@ -1,19 +1,21 @@
 import { createRedisCache, type RedisConfigCache } from "@gateway/cache";
 import type { Logger } from "@gateway/contracts";
 import type { RedisEnv } from "./env.ts";
+import { checkRedisAccess, redisOptions } from "./redis-options.ts";
 
 /**
  * `reader`: a gateway (local copy, short timeout, longer for keys it has no copy of, starts
  * without Redis). `writer`: the control plane (waits for Redis at start, a longer timeout for
- * its writes).
+ * its writes). Either stops at start when Redis refuses the app (`checkRedisAccess`).
  */
-export function openRedisCache(
+export async function openRedisCache(
   env: RedisEnv,
   log: Logger,
   role: "reader" | "writer",
 ): Promise<RedisConfigCache> {
+  await checkRedisAccess(env, log);
   return createRedisCache({
-    url: env.GATEWAY_REDIS_URL,
+    url: redisOptions(env),
     log,
     timeoutMs:
       role === "reader" ? env.GATEWAY_REDIS_TIMEOUT_MS : Math.max(env.GATEWAY_REDIS_TIMEOUT_MS, 2_000),

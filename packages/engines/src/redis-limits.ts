@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Logger } from "@gateway/contracts";
 import { createRedisLimits, type LimitStore } from "@gateway/limits";
 import type { RedisEnv } from "./env.ts";
+import { redisOptions } from "./redis-options.ts";
 
 /**
  * Limits counted in Redis, shared by every replica, beside the config keys; a call waits on it no
@@ -14,7 +15,7 @@ export function openRedisLimits(
   app: "gateway" | "costing-worker" | "control-plane",
 ): LimitStore {
   return createRedisLimits({
-    url: env.GATEWAY_REDIS_URL,
+    url: redisOptions(env),
     log,
     timeoutMs: env.GATEWAY_REDIS_TIMEOUT_MS,
     namespace: `${env.GATEWAY_REDIS_NAMESPACE}:limits`,

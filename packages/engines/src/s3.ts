@@ -8,6 +8,7 @@ export function openS3BlobStore(env: S3Env) {
     region: env.GATEWAY_S3_REGION,
     forcePathStyle: env.GATEWAY_S3_FORCE_PATH_STYLE,
     ...(env.GATEWAY_S3_ENDPOINT ? { endpoint: env.GATEWAY_S3_ENDPOINT } : {}),
+    ...(env.GATEWAY_S3_CA_FILE ? { ca: env.GATEWAY_S3_CA_FILE } : {}),
     ...(env.GATEWAY_S3_ACCESS_KEY && env.GATEWAY_S3_SECRET_KEY
       ? {
           credentials: { accessKeyId: env.GATEWAY_S3_ACCESS_KEY, secretAccessKey: env.GATEWAY_S3_SECRET_KEY },

@@ -1,10 +1,10 @@
 import type { Logger } from "@gateway/contracts";
-import { type Job, Queue, Worker } from "bullmq";
+import { type Job, Queue, type RedisOptions, Worker } from "bullmq";
 import type { DeadLetter, JobQueue, RetryPolicy } from "./job-queue.ts";
 
 export interface BullmqQueueOptions {
-  /** Redis URL. */
-  url: string;
+  /** A `redis://` URL, or ioredis's options (TLS, an ACL user, Sentinel: see `@gateway/engines`). */
+  url: string | RedisOptions;
   log: Logger;
   /** Prefix of BullMQ's Redis keys. */
   prefix?: string;
@@ -29,7 +29,8 @@ export const deadLetterQueueName = (name: string) => `${name}.dead`;
 export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
   const prefix = options.prefix ?? "gw-jobs";
   // workers block on Redis; BullMQ requires unlimited retries per request on their connections
-  const connection = { url: options.url, maxRetriesPerRequest: null };
+  const target = typeof options.url === "string" ? { url: options.url } : options.url;
+  const connection = { ...target, maxRetriesPerRequest: null };
   const queues = new Map<string, Queue>();
   const workers: Worker[] = [];
   const policies = new Map(Object.entries(options.policies ?? {}));

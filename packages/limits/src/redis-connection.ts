@@ -1,9 +1,10 @@
 import type { Logger } from "@gateway/contracts";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import { type LimitsScripts, limitsScripts } from "./redis-scripts.ts";
 
 export interface LimitsConnectionOptions {
-  url: string;
+  /** A `redis://` URL, or ioredis's options (TLS, an ACL user, Sentinel: see `@gateway/engines`). */
+  url: string | RedisOptions;
   log: Logger;
   timeoutMs: number;
   namespace: string;
@@ -20,14 +21,16 @@ export interface LimitsConnectionOptions {
  */
 export function connectLimits(options: LimitsConnectionOptions) {
   const { log, instanceId, heartbeatMs, breakMs } = options;
-  const redis = new Redis(options.url, {
+  const own: RedisOptions = {
     // fail at once while disconnected instead of queueing: a call never waits for a reconnect
     enableOfflineQueue: false,
     commandTimeout: options.timeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),
-  });
+  };
+  const redis =
+    typeof options.url === "string" ? new Redis(options.url, own) : new Redis({ ...options.url, ...own });
   redis.on("error", () => {});
   const scripts: LimitsScripts = limitsScripts(redis, options.namespace);
   let replicas = 1;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "@gateway/contracts";
+import type { RedisOptions } from "ioredis";
 import { fallbackCounting } from "./fallback-counting.ts";
 import { flushTimer } from "./flush-timer.ts";
 import type { Admission, AdmitRequest, Lease, LimitStore, ScopeLimits } from "./limit-store.ts";
@@ -10,7 +11,8 @@ import { type ReplicaPermits, replicaPermits, type ScopeAsk, type ScopeReturn } 
 import { currentPeriod, spendKey } from "./spend-keys.ts";
 
 export interface RedisLimitsOptions {
-  url: string;
+  /** A `redis://` URL, or ioredis's options (TLS, an ACL user, Sentinel: see `@gateway/engines`). */
+  url: string | RedisOptions;
   log: Logger;
   /** Longest a call waits on Redis before it is counted locally instead: the config cache's timeout. */
   timeoutMs: number;

@@ -5,7 +5,7 @@ import type { ListenEnv } from "./env.ts";
 import { createLogger } from "./logger.ts";
 import { type Metrics, metricsFor } from "./metrics.ts";
 import { type ReadinessCheck, serveProbes } from "./probes.ts";
-import { envOrExit, stopOnSignals } from "./process.ts";
+import { envOrExit, startOrExit, stopOnSignals } from "./process.ts";
 
 /** A consumer app's own parts, opened by `runConsumerApp` once its env is valid. */
 export interface ConsumerParts {
@@ -33,7 +33,8 @@ export async function runConsumerApp<E extends ListenEnv>(app: {
   const env = envOrExit(app.parseEnv);
   const log = createLogger(app.name, { level: env.LOG_LEVEL });
   const metrics = metricsFor(env);
-  const parts = await app.open(env, log, metrics);
+  // an engine that refuses the app (its certificate, its login) stops it with one line
+  const parts = await startOrExit(app.open(env, log, metrics));
   const ready = drainableReadiness(parts.readiness);
   const probes = await serveProbes({
     app: app.name,

@@ -8,3 +8,4 @@ export * from "./logger.ts";
 export * from "./metrics.ts";
 export * from "./probes.ts";
 export * from "./process.ts";
+export * from "./secret-files.ts";

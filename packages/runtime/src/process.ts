@@ -12,6 +12,26 @@ export function envOrExit<T>(parse: (source: Record<string, string | undefined>)
   }
 }
 
+/**
+ * A reason an app cannot start that one line says in full (an engine that refused its
+ * certificate or its login, naming the setting to fix): `startOrExit` prints that line alone.
+ */
+export class StartRefusedError extends Error {}
+
+/**
+ * `start`'s value; a `StartRefusedError` prints its one line (never a stack, never a secret: the
+ * message names the setting) and exits 1. Anything else goes up with its stack, as unexpected.
+ */
+export async function startOrExit<T>(start: Promise<T>): Promise<T> {
+  try {
+    return await start;
+  } catch (error) {
+    if (!(error instanceof StartRefusedError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
 /** Runs `stop` once on the first SIGTERM or SIGINT, then exits (1 when stopping failed). */
 export function stopOnSignals(log: Logger, stop: () => Promise<void>): void {
   let stopping = false;
