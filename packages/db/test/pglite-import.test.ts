@@ -152,7 +152,9 @@ describe("an upgrade that fails", () => {
     await onPglite(`update prices set output_usd_per_mtok = 15.0000001 where id = 'price_b'`);
     await expectRefused(/prices\.output_usd_per_mtok of row \(price_b\): a price has at most 6 decimals/);
 
+    // a price keeps its text, shortened only past the 12 places SQLite's pricing reads
     await onPglite(`update prices set output_usd_per_mtok = 15.000000000 where id = 'price_b'`);
+    await onPglite(`update prices set input_usd_per_mtok = 2.50000000000000 where id = 'price_b'`);
     await onPglite(`update calls set output_usd = 0.0000000000001 where request_id = 'req_0001'`);
     await expectRefused(/calls\.output_usd of row \(req_0001\): 0\.0000000000001 is finer than/);
 
@@ -162,8 +164,11 @@ describe("an upgrade that fails", () => {
     const result = await upgradeFromPglite({ dataDir, sqliteFile, log });
     expect(result.imported).toBe(true);
     const price = await onStore(openDb({ kind: "sqlite", file: sqliteFile }), ({ db }) =>
-      queryRows(db, sql`select output_usd_per_mtok as p from prices where id = 'price_b'`),
+      queryRows(
+        db,
+        sql`select input_usd_per_mtok as i, output_usd_per_mtok as o from prices where id = 'price_b'`,
+      ),
     );
-    expect(price).toEqual([{ p: "15.000000000" }]);
+    expect(price).toEqual([{ i: "2.5", o: "15.000000000" }]);
   });
 });

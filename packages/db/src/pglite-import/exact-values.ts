@@ -15,12 +15,14 @@ function shortestDecimal(text: string): string {
  */
 export function exactMoney(text: string, sqliteColumn: Column): string {
   if (sqliteColumn.getSQLType() === "text") {
-    try {
-      priceToPicoPerToken(shortestDecimal(text));
-    } catch {
-      throw new Error(`a price has at most 6 decimals on SQLite: ${text}`);
+    // as written when SQLite's pricing reads it; shortened only past the 12 places it reads
+    for (const price of [text, shortestDecimal(text)]) {
+      try {
+        priceToPicoPerToken(price);
+        return price;
+      } catch {}
     }
-    return text;
+    throw new Error(`a price has at most 6 decimals on SQLite: ${text}`);
   }
   const value = shortestDecimal(text);
   let readBack: unknown;
