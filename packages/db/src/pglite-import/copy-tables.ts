@@ -73,25 +73,28 @@ async function* pages(pg: PgDb, table: PgTable, size: number): AsyncGenerator<Re
   }
 }
 
-/** A row as SQLite takes it: every `numeric` converted exactly (or refused, naming the row). */
-function toSqliteRow(
-  table: PgTable,
-  sqliteColumns: Record<string, Column>,
-  row: Record<string, unknown>,
-): Record<string, unknown> {
-  for (const [field, column] of Object.entries(getTableColumns(table))) {
-    const value = row[field];
-    if (column.columnType !== "PgNumeric" || typeof value !== "string") continue;
-    try {
-      row[field] = exactMoney(value, sqliteColumns[field]!);
-    } catch (error) {
-      const key = keyFields(table).map(([f]) => String(row[f]));
-      throw new Error(
-        `${getTableName(table)}.${column.name} of row (${key.join(", ")}): ${(error as Error).message}`,
-      );
+/**
+ * What makes a row of `table` one SQLite takes: every `numeric` converted exactly (or refused,
+ * naming the row), through the SQLite twin's column of the same field.
+ */
+function sqliteRowMaker(table: PgTable, sqliteTable: Table) {
+  const sqliteColumns = getTableColumns(sqliteTable) as Record<string, Column>;
+  const money = Object.entries(getTableColumns(table)).filter(([, c]) => c.columnType === "PgNumeric");
+  return (row: Record<string, unknown>): Record<string, unknown> => {
+    for (const [field, column] of money) {
+      const value = row[field];
+      if (typeof value !== "string") continue;
+      try {
+        row[field] = exactMoney(value, sqliteColumns[field]!);
+      } catch (error) {
+        const key = keyFields(table).map(([f]) => String(row[f]));
+        throw new Error(
+          `${getTableName(table)}.${column.name} of row (${key.join(", ")}): ${(error as Error).message}`,
+        );
+      }
     }
-  }
-  return row;
+    return row;
+  };
 }
 
 /**
@@ -107,11 +110,11 @@ export async function copyTables(
   const copied: Record<string, number> = {};
   for (const table of pgTables()) {
     const name = getTableName(table);
-    const sqliteColumns = getTableColumns(sqliteTables.get(name)!) as Record<string, Column>;
+    const toSqliteRow = sqliteRowMaker(table, sqliteTables.get(name)!);
     const returning = keyFields(table)[0]![0];
     copied[name] = 0;
     for await (const page of pages(pg, table, pageSize)) {
-      const rows = page.map((row) => toSqliteRow(table, sqliteColumns, row));
+      const rows = page.map(toSqliteRow);
       const inserted = await sqliteTransaction(sqlite, async (tx) =>
         insertSqliteRows(tx, name, rows, returning),
       );

@@ -58,15 +58,23 @@ export async function upgradeFromPglite(options: {
     );
     throw error;
   }
-  const keptAt = join(options.dataDir, `pg.imported-${compactTime(new Date())}`);
-  renameSync(pgliteDir, keptAt);
-  fsyncPath(options.dataDir);
+  let keptAt = join(options.dataDir, `pg.imported-${compactTime(new Date())}`);
+  // the data is in SQLite now, which the next start finds: an old dir left in place is only clutter
+  let notMovedAside: string | undefined;
+  try {
+    renameSync(pgliteDir, keptAt);
+    fsyncPath(options.dataDir);
+  } catch (error) {
+    keptAt = pgliteDir;
+    notMovedAside = error instanceof Error ? error.message : String(error);
+  }
   const seconds = Math.round(performance.now() - started) / 1000;
   options.log.info("imported the PGlite data dir into SQLite", {
     rows,
     seconds,
     sqlite_file: options.sqliteFile,
     kept_at: keptAt,
+    ...(notMovedAside ? { not_moved_aside: notMovedAside } : {}),
   });
   return { imported: true, rows, keptAt };
 }
