@@ -11,6 +11,7 @@ export * from "./key-use.ts";
 export * from "./limits.ts";
 export * from "./migrate.ts";
 export * from "./orgs.ts";
+export { upgradeFromPglite } from "./pglite-import/upgrade-at-start.ts";
 export * from "./projects.ts";
 export * from "./reports/index.ts";
 export * from "./schema/index.ts";

@@ -26,7 +26,7 @@ const models = ["claude-sonnet-4-5", "gpt-5.4", "no-price-model"] as const;
 const routes = ["primary", "gateway", "fallback"] as const;
 
 /** A call of the generated workload: `i` picks its time, workload, model, route, outcome and usage. */
-function generatedCall(i: number): CallInsert {
+export function generatedCall(i: number): CallInsert {
   // every 37 minutes from just before the window to past its end: both edge hours and whole hours
   const at = new Date(Date.UTC(2026, 10, 23, 21, 0) + i * 37 * 60_000 + (i % 7) * 1_001);
   const model = models[i % 3]!;
