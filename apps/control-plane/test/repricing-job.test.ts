@@ -50,7 +50,7 @@ describe("re-pricing is the costing worker's job, queued by the control plane", 
 
   /** Each call's unpriced reason and cost in dollars, in the order of `ids`. */
   async function costs(ids: string[]) {
-    const rows = await callRows(handle.db, ids);
+    const rows = await callRows(handle.db, { requestIds: ids });
     const byId = new Map(
       rows.map((r) => [
         r.requestId,

@@ -62,7 +62,7 @@ describe("the costing worker publishes spend for the budgets", () => {
   const limitStore = recordingLimits();
   const { log, errors } = errorLog();
 
-  const callRow = async (requestId: string) => (await callRows(db, [requestId]))[0];
+  const callRow = async (requestId: string) => (await callRows(db, { requestIds: [requestId] }))[0];
 
   async function price(event: CallEvent) {
     bus.publish(callsTopic, event.request_id, event);

@@ -14,7 +14,7 @@ import { startCaptureWriter } from "@gateway/capture-writer";
 import { callEventRequestId, type Logger } from "@gateway/contracts";
 import { buildServices, seedPricesAndQueueRepricing, startControlPlane } from "@gateway/control-plane";
 import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
-import { openDb, type PgDb, runMigrations } from "@gateway/db";
+import { type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
@@ -39,7 +39,7 @@ export interface Standalone {
   /** The config cache the gateway reads; exposed so tests can see what the control plane published. */
   cache: ConfigCache;
   /** The embedded adapters, for tests that publish events or read rows directly. */
-  internals: { db: PgDb; bus: EventBus; jobs: JobQueue };
+  internals: { db: Db; bus: EventBus; jobs: JobQueue };
   /** Set on the first start of an empty store: the new org and its starter key, shown once. */
   firstStart: { orgId: string; apiKey: string } | null;
   /** Stops accepting, lets in-flight requests finish (bounded), flushes events, closes stores. */

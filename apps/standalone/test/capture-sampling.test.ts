@@ -1,5 +1,4 @@
-import { calls, captureIndex } from "@gateway/db";
-import { eq } from "drizzle-orm";
+import { callRows, captureIndexRows } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
 
@@ -44,19 +43,19 @@ describe("capture sampling", () => {
     }
   }
 
-  const rowsOf = (table: typeof calls | typeof captureIndex, workloadId: string) =>
-    h.gateway.internals.db.select().from(table).where(eq(table.workloadId, workloadId));
+  const rowsOf = (read: typeof callRows | typeof captureIndexRows, workloadId: string) =>
+    read(h.gateway.internals.db, { workloadId });
 
   it("a sample rate of 0.5 captures about half, and every call is still recorded", async () => {
     const id = await workload("half", { capture_sample_rate: 0.5 });
     await send("half", 400);
-    await eventually(async () => ((await rowsOf(calls, id)).length === 400 ? true : undefined), 10_000);
+    await eventually(async () => ((await rowsOf(callRows, id)).length === 400 ? true : undefined), 10_000);
     // The capture writer runs beside the costing worker: wait until its count settles.
     let captured = -1;
-    for (let settled = (await rowsOf(captureIndex, id)).length; settled !== captured; ) {
+    for (let settled = (await rowsOf(captureIndexRows, id)).length; settled !== captured; ) {
       captured = settled;
       await new Promise((r) => setTimeout(r, 300));
-      settled = (await rowsOf(captureIndex, id)).length;
+      settled = (await rowsOf(captureIndexRows, id)).length;
     }
     console.log(`capture sampling: ${captured}/400 captured at capture_sample_rate 0.5`);
     // 400 draws at p = 0.5: sd 10, so ±50 is five standard deviations.
@@ -66,7 +65,7 @@ describe("capture sampling", () => {
   it("capture_enabled false captures nothing, and every call is still recorded", async () => {
     const id = await workload("dark", { capture_enabled: false });
     await send("dark", 40);
-    await eventually(async () => ((await rowsOf(calls, id)).length === 40 ? true : undefined), 10_000);
-    expect(await rowsOf(captureIndex, id)).toHaveLength(0);
+    await eventually(async () => ((await rowsOf(callRows, id)).length === 40 ? true : undefined), 10_000);
+    expect(await rowsOf(captureIndexRows, id)).toHaveLength(0);
   });
 });

@@ -1,8 +1,6 @@
 import { callsTopic } from "@gateway/contracts";
-import { calls } from "@gateway/db";
-import { pgliteTestStores } from "@gateway/db/testing";
+import { callRows, pgliteTestStores } from "@gateway/db/testing";
 import { plainUsage, testCallEvent } from "@gateway/testkit";
-import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
 
@@ -60,7 +58,7 @@ describe.each(pgliteTestStores())("control-plane consistency (%s)", (store) => {
     });
     h.gateway.internals.bus.publish(callsTopic, requestId, event);
     const row = await eventually(async () => {
-      const [found] = await h.gateway.internals.db.select().from(calls).where(eq(calls.requestId, requestId));
+      const [found] = await callRows(h.gateway.internals.db, { requestIds: [requestId] });
       return found?.pricingStatus === "priced" ? found : undefined;
     }, 5000);
     expect(row.inputTokens).toBe(3_000_000_000);
@@ -80,10 +78,7 @@ describe.each(pgliteTestStores())("control-plane consistency (%s)", (store) => {
     const poisoned = await send("gpt\u0000nul");
     const after = await send("gpt-5.4-mini");
     const rows = await eventually(async () => {
-      const found = await h.gateway.internals.db
-        .select()
-        .from(calls)
-        .where(inArray(calls.requestId, [poisoned, after]));
+      const found = await callRows(h.gateway.internals.db, { requestIds: [poisoned, after] });
       return found.length === 2 ? found : undefined;
     }, 5000);
     expect(rows.find((r) => r.requestId === poisoned)!.requestedModel).toBe("gpt\uFFFDnul");

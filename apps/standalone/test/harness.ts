@@ -2,8 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
-import { calls } from "@gateway/db";
-import { freshPostgresDatabase } from "@gateway/db/testing";
+import { callRows, freshPostgresDatabase } from "@gateway/db/testing";
 import {
   type ControlPlaneSession,
   eventually,
@@ -14,7 +13,6 @@ import {
   startMockProviders,
 } from "@gateway/testkit";
 import type { Tracer } from "@gateway/tracing";
-import { inArray } from "drizzle-orm";
 import { parseEnv } from "../src/env.ts";
 import { type Standalone, startStandalone } from "../src/standalone.ts";
 
@@ -114,11 +112,8 @@ export async function untilCosted(gateway: Standalone, requestIds: string[]): Pr
   await eventually(async () => {
     await bus.flush();
     await jobs.idle();
-    const rows = await db
-      .select({ reason: calls.unpricedReason })
-      .from(calls)
-      .where(inArray(calls.requestId, requestIds));
-    return rows.length === requestIds.length && rows.every((r) => r.reason !== "pricing_pending")
+    const rows = await callRows(db, { requestIds });
+    return rows.length === requestIds.length && rows.every((r) => r.unpricedReason !== "pricing_pending")
       ? true
       : undefined;
   }, 10_000);

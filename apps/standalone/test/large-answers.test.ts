@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { calls as callRows } from "@gateway/db";
-import { eq } from "drizzle-orm";
+import { callRows } from "@gateway/db/testing";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
@@ -96,10 +95,7 @@ describe("an answer kept on disk, and one past the body limit", () => {
     const requestId = res.headers.get("x-gateway-request-id")!;
     const envelope = await h.capture(requestId, 10_000);
     const [row] = await eventually(async () => {
-      const rows = await h.gateway.internals.db
-        .select()
-        .from(callRows)
-        .where(eq(callRows.requestId, requestId));
+      const rows = await callRows(h.gateway.internals.db, { requestIds: [requestId] });
       return rows.length > 0 ? rows : undefined;
     });
     return { body, envelope, row: row! };

@@ -1,6 +1,5 @@
-import { calls } from "@gateway/db";
+import { callRows } from "@gateway/db/testing";
 import { scrape } from "@gateway/testkit";
-import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   deployment,
@@ -69,15 +68,13 @@ describe("limits on the embedded default", () => {
     });
   const rowsOf = async (ids: string[]) => {
     await untilCosted(h.gateway, ids);
-    return h.gateway.internals.db
-      .select({
-        id: calls.requestId,
-        status: calls.status,
-        refusedBy: calls.refusedBy,
-        reason: calls.unpricedReason,
-      })
-      .from(calls)
-      .where(inArray(calls.requestId, ids));
+    const rows = await callRows(h.gateway.internals.db, { requestIds: ids });
+    return rows.map((r) => ({
+      id: r.requestId,
+      status: r.status,
+      refusedBy: r.refusedBy,
+      reason: r.unpricedReason,
+    }));
   };
 
   it("refuses past a project's requests per minute with provider B's 429, sends nothing upstream and records the refusal", async () => {

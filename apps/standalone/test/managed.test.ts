@@ -1,7 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { calls } from "@gateway/db";
+import { callRows } from "@gateway/db/testing";
 import { type MockProvider, startMockProviderB } from "@gateway/testkit";
-import { eq } from "drizzle-orm";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { deployment, eventually, type Harness, type Json, putCatalogModel, startHarness } from "./harness.ts";
@@ -116,8 +115,7 @@ describe("managed catalog calls", () => {
     // The hidden usage still reaches the call record.
     const requestId = raw.response.headers.get("x-gateway-request-id")!;
     const row = await eventually(
-      async () =>
-        (await h.gateway.internals.db.select().from(calls).where(eq(calls.requestId, requestId)))[0],
+      async () => (await callRows(h.gateway.internals.db, { requestIds: [requestId] }))[0],
     );
     expect(row).toMatchObject({
       mode: "managed",

@@ -1,5 +1,4 @@
-import { calls, captureIndex } from "@gateway/db";
-import { eq } from "drizzle-orm";
+import { callRows, captureIndexRows } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./harness.ts";
 import { type KafkaCallPath, startKafkaCallPath } from "./support/kafka-call-path.ts";
@@ -44,7 +43,7 @@ describe.skipIf(!engines)("a call event over Kafka's message limit (GATEWAY_TEST
 
     // the costing worker's row: the call, with the usage the upstream reported
     const row = await eventually(async () => {
-      const [found] = await path.db.select().from(calls).where(eq(calls.requestId, requestId));
+      const [found] = await callRows(path.db, { requestIds: [requestId] });
       return found;
     }, 30_000);
     expect(row.status).toBe(200);
@@ -52,7 +51,7 @@ describe.skipIf(!engines)("a call event over Kafka's message limit (GATEWAY_TEST
 
     // the capture writer's object: the answer whole, the request's first bytes and their count
     const indexed = await eventually(async () => {
-      const [found] = await path.db.select().from(captureIndex).where(eq(captureIndex.requestId, requestId));
+      const [found] = await captureIndexRows(path.db, { requestIds: [requestId] });
       return found;
     }, 30_000);
     const stored = await path.captures.get(indexed.key);

@@ -5,12 +5,11 @@ import { createFsBlobStore } from "@gateway/blobstore";
 import { createInProcessCache } from "@gateway/cache";
 import { type CallEvent, type LimitsUpdate, limitsEntry, silentLogger } from "@gateway/contracts";
 import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
-import { type DbHandle, workloads } from "@gateway/db";
+import { type DbHandle, listProjectWorkloads } from "@gateway/db";
 import { openTestDb, pgliteTestStores } from "@gateway/db/testing";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import { testCallEvent } from "@gateway/testkit";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { limitsStatusRecord } from "../../control-plane/src/routes/reports/schemas.ts";
 import {
@@ -72,7 +71,7 @@ describe.each(pgliteTestStores())("limits-status report (%s)", (store) => {
   beforeAll(async () => {
     h = await startHarness({ store, credentials });
     const { db } = h.gateway.internals;
-    const [main] = await db.select().from(workloads).where(eq(workloads.projectId, h.projectId));
+    const [main] = await listProjectWorkloads(db, h.projectId);
     ids.main = main!.id;
     const batch = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
       name: "batch",

@@ -1,5 +1,4 @@
-import { catalogDeployments, catalogModels, workloads } from "@gateway/db";
-import { eq } from "drizzle-orm";
+import { replaceCatalogModel, writeWorkloadChanges } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
@@ -57,20 +56,21 @@ describe("report response schemas", () => {
     const routed = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
       name: "routed",
     });
-    await db.insert(catalogModels).values({ id: "gw-schema", displayName: "Schema" });
-    await db.insert(catalogDeployments).values({
-      id: "dep_schema",
-      modelId: "gw-schema",
-      providerLabel: "managed",
-      wireFormat: "chat_completions",
-      baseUrl: "http://127.0.0.1:9",
-      upstreamModel: "m",
-      credentialEnv: "X",
+    await replaceCatalogModel(db, "gw-schema", {
+      displayName: "Schema",
+      active: true,
+      deployments: [
+        {
+          providerLabel: "managed",
+          wireFormat: "chat_completions",
+          baseUrl: "http://127.0.0.1:9",
+          upstreamModel: "m",
+          credentialEnv: "X",
+          priority: 0,
+        },
+      ],
     });
-    await db
-      .update(workloads)
-      .set({ routeModelId: "gw-schema", routeTrafficPct: 40 })
-      .where(eq(workloads.id, routed.json.id));
+    await writeWorkloadChanges(db, routed.json.id, { routeModelId: "gw-schema", routeTrafficPct: 40 });
 
     expect(await call("messages")).toBe(200);
     expect(await call("chat")).toBe(200);

@@ -1,7 +1,6 @@
 import { type CallEvent, callsTopic, newId } from "@gateway/contracts";
-import { calls, catalogDeployments, catalogModels, workloads } from "@gateway/db";
-import { pgliteTestStores } from "@gateway/db/testing";
-import { eq, inArray } from "drizzle-orm";
+import { listProjectWorkloads, replaceCatalogModel, writeWorkloadChanges } from "@gateway/db";
+import { callRows, pgliteTestStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Json, operatorToken, startHarness, untilCosted } from "./harness.ts";
 import {
@@ -203,7 +202,7 @@ describe.each(pgliteTestStores())("reports over generated traffic (%s)", (store)
     h = await startHarness({ store });
     t0 = Date.now();
     const { db } = h.gateway.internals;
-    const [main] = await db.select().from(workloads).where(eq(workloads.projectId, h.projectId));
+    const [main] = await listProjectWorkloads(db, h.projectId);
     ids.main = main!.id;
     for (const name of ["batch", "canary", "idle"] as const) {
       const created = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
@@ -211,39 +210,28 @@ describe.each(pgliteTestStores())("reports over generated traffic (%s)", (store)
       });
       ids[name] = created.json.id;
     }
-    await db.insert(catalogModels).values([
-      { id: "gw-fast", displayName: "Fast" },
-      { id: "gw-pro", displayName: "Pro" },
-    ]);
-    await db.insert(catalogDeployments).values([
-      {
-        id: "dep_fast",
-        modelId: "gw-fast",
-        providerLabel: "managed",
-        wireFormat: "chat_completions",
-        baseUrl: "http://127.0.0.1:9",
-        upstreamModel: "m",
-        credentialEnv: "X",
-      },
-      {
-        id: "dep_pro",
-        modelId: "gw-pro",
-        providerLabel: "provider_b",
-        wireFormat: "chat_completions",
-        baseUrl: "http://127.0.0.1:9",
-        upstreamModel: "m",
-        credentialEnv: "X",
-      },
-    ]);
+    for (const [id, displayName, providerLabel] of [
+      ["gw-fast", "Fast", "managed"],
+      ["gw-pro", "Pro", "provider_b"],
+    ] as const) {
+      await replaceCatalogModel(db, id, {
+        displayName,
+        active: true,
+        deployments: [
+          {
+            providerLabel,
+            wireFormat: "chat_completions",
+            baseUrl: "http://127.0.0.1:9",
+            upstreamModel: "m",
+            credentialEnv: "X",
+            priority: 0,
+          },
+        ],
+      });
+    }
     // Declared routes, written directly: the canary carries only bus traffic, so no gateway call is routed.
-    await db
-      .update(workloads)
-      .set({ routeModelId: "gw-fast", routeTrafficPct: 30 })
-      .where(eq(workloads.id, ids.canary));
-    await db
-      .update(workloads)
-      .set({ routeModelId: "gw-pro", routeTrafficPct: 100 })
-      .where(eq(workloads.id, ids.idle));
+    await writeWorkloadChanges(db, ids.canary, { routeModelId: "gw-fast", routeTrafficPct: 30 });
+    await writeWorkloadChanges(db, ids.idle, { routeModelId: "gw-pro", routeTrafficPct: 100 });
 
     // Gateway traffic: every endpoint, streaming and not, errors, broken streams.
     for (let i = 0; i < 3; i++)
@@ -380,15 +368,7 @@ describe.each(pgliteTestStores())("reports over generated traffic (%s)", (store)
 
     await settle();
     // The gateway stamps its own times and the upstream ids it saw: read them back as inputs.
-    const rows = await db
-      .select()
-      .from(calls)
-      .where(
-        inArray(
-          calls.requestId,
-          set.map((c) => c.requestId),
-        ),
-      );
+    const rows = await callRows(db, { requestIds: set.map((c) => c.requestId) });
     for (const c of set) {
       const row = rows.find((r) => r.requestId === c.requestId)!;
       if (c.at.getTime() === 0) {
@@ -402,11 +382,8 @@ describe.each(pgliteTestStores())("reports over generated traffic (%s)", (store)
   afterAll(() => h?.close());
 
   it("writes one call row per request, redeliveries included", async () => {
-    const rows = await h.gateway.internals.db
-      .select({ id: calls.requestId })
-      .from(calls)
-      .where(eq(calls.projectId, h.projectId));
-    expect(rows.map((r) => r.id).sort()).toEqual(set.map((c) => c.requestId).sort());
+    const rows = await callRows(h.gateway.internals.db, { projectId: h.projectId });
+    expect(rows.map((r) => r.requestId).sort()).toEqual(set.map((c) => c.requestId).sort());
   });
 
   it("answers the cost of every call by any of its ids, exactly", async () => {

@@ -1,6 +1,5 @@
-import { calls } from "@gateway/db";
+import { callRows } from "@gateway/db/testing";
 import { type MockProvider, startMockProviderB } from "@gateway/testkit";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployment, eventually, type Harness, type Json, putCatalogModel, startHarness } from "./harness.ts";
 
@@ -34,9 +33,9 @@ function chat(h: Harness, workload: string, body: object = {}) {
   });
 }
 
-async function callRows(h: Harness, workloadId: string, expected: number) {
+async function workloadCalls(h: Harness, workloadId: string, expected: number) {
   return eventually(async () => {
-    const rows = await h.gateway.internals.db.select().from(calls).where(eq(calls.workloadId, workloadId));
+    const rows = await callRows(h.gateway.internals.db, { workloadId });
     return rows.length === expected ? rows : undefined;
   }, 10_000);
 }
@@ -92,7 +91,7 @@ describe("workload routing: the traffic split", () => {
     expect(h.providerB.requests).toHaveLength(total - routed);
     for (const r of catalogB.requests) expect(JSON.parse(r.body.toString()).model).toBe("gpt-5.4-nano");
 
-    const rows = await callRows(h, workloadId, total);
+    const rows = await workloadCalls(h, workloadId, total);
     for (const row of rows) {
       const header = seen.get(row.requestId)!;
       expect({ route: row.route, mode: row.mode, model: row.servedModel }).toEqual(header);
@@ -178,7 +177,7 @@ describe("workload routing: recovery when the routed arm fails", () => {
       expect(r.headers.authorization).toBe(`Bearer ${upstreamKey}`);
       expect(JSON.parse(r.body.toString()).model).toBe("gpt-5.4-mini");
     }
-    const rows = await callRows(h, workloadId, 5);
+    const rows = await workloadCalls(h, workloadId, 5);
     for (const row of rows)
       expect(row).toMatchObject({ route: "fallback", fallbackReason: reason, mode: "byo", status: 200 });
   });
@@ -197,7 +196,7 @@ describe("workload routing: recovery when the routed arm fails", () => {
       route: "gateway",
       served_model: "arm-midstream",
     });
-    const [row] = await callRows(h, workloadId, 1);
+    const [row] = await workloadCalls(h, workloadId, 1);
     expect(row).toMatchObject({ route: "gateway", streamOutcome: "truncated" });
   });
 
@@ -213,7 +212,7 @@ describe("workload routing: recovery when the routed arm fails", () => {
     const res = await chat(h, "w-withdrawn");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-gateway-route")).toBe("fallback");
-    const [row] = await callRows(h, workloadId, 1);
+    const [row] = await workloadCalls(h, workloadId, 1);
     expect(row).toMatchObject({ route: "fallback", fallbackReason: "error" });
   });
 });

@@ -1,7 +1,6 @@
-import { calls } from "@gateway/db";
+import { callRows } from "@gateway/db/testing";
 import { memoryTracer, type ReadableSpan } from "@gateway/tracing/testing";
 import { SpanKind } from "@opentelemetry/api";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./harness.ts";
 import { callerTrace, tracedChat } from "./support/caller-trace.ts";
@@ -37,10 +36,7 @@ describe.skipIf(!engines)("traces over Kafka (GATEWAY_TEST_ENGINES=1)", () => {
   /** The call's span, and the consumers' spans once both have handled its event (off Kafka). */
   async function chainOf(requestId: string) {
     await eventually(async () => {
-      const [row] = await path.db
-        .select({ id: calls.requestId })
-        .from(calls)
-        .where(eq(calls.requestId, requestId));
+      const [row] = await callRows(path.db, { requestIds: [requestId] });
       return row;
     }, 30_000);
     return eventually(async () => {

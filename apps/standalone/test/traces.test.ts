@@ -1,4 +1,4 @@
-import { calls } from "@gateway/db";
+import { callRows } from "@gateway/db/testing";
 import { type MockProvider, startMockProviderB } from "@gateway/testkit";
 import { memoryTracer, type ReadableSpan } from "@gateway/tracing/testing";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
@@ -12,7 +12,6 @@ import {
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
 } from "@opentelemetry/semantic-conventions/incubating";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   deployment,
@@ -145,7 +144,7 @@ describe("traces", () => {
     await res.text();
     const requestId = res.headers.get("x-gateway-request-id")!;
     const { server, clients, capture, costing } = await spansOfCall(requestId);
-    const [row] = await h.gateway.internals.db.select().from(calls).where(eq(calls.requestId, requestId));
+    const [row] = await callRows(h.gateway.internals.db, { requestIds: [requestId] });
 
     expect(server.parentSpanContext).toBeUndefined();
     expect(server.name).toBe("chat claude-x");

@@ -14,7 +14,7 @@ import {
   seedPricesAndQueueRepricing,
 } from "@gateway/control-plane";
 import { startCostingWorker } from "@gateway/costing-worker";
-import { openDb, type PgDb, runMigrations } from "@gateway/db";
+import { type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createHttpServer } from "@gateway/runtime";
@@ -58,7 +58,7 @@ export async function startKafkaCallPath(options: { tracer?: Tracer; maxMessageB
   const store = await openDb({ kind: "pglite", dataDir: null });
   closers.push(() => store.close());
   await runMigrations(store);
-  const db: PgDb = store.db;
+  const db: Db = store.db;
   const jobs = createInProcessQueue(() => {});
   closers.push(() => jobs.close());
   await seedPricesAndQueueRepricing(db, jobs);
