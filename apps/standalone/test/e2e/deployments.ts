@@ -30,7 +30,7 @@ export interface Deployment {
   close(): Promise<void>;
 }
 
-export interface SplitDeployment extends Deployment {
+export interface SplitDeployment<E extends EngineSet = PlainEngines> extends Deployment {
   kind: "split";
   apps: Record<"controlPlane" | "gateway1" | "gateway2" | "captureWriter" | "costingWorker", AppProcess>;
   /** Where a consumer's probe listener answers (`/livez`, `/readyz`), from its own log line. */
@@ -41,10 +41,27 @@ export interface SplitDeployment extends Deployment {
   restartCaptureWriter(): Promise<void>;
   /** Starts gateway `n` again after a test stopped it: same port, same spool (and journal) dir. */
   restartGateway(n: 1 | 2): Promise<void>;
-  /** The deployment's own Kafka broker and Redis server, which the fault tests stop and start. */
-  engines: { kafkaEnv: Record<string, string>; redisEnv: Record<string, string> };
+  /** The deployment's engines, which the fault tests stop and start. */
+  engines: E;
   env: Record<string, string>;
   sql: postgres.Sql;
+}
+
+/**
+ * The engines a split deployment runs on: the settings every app gets for them (`GATEWAY_DATABASE_*`,
+ * `GATEWAY_KAFKA_*`, `GATEWAY_REDIS_*`, `GATEWAY_S3_*`), a client on its database for the tests
+ * that read rows, and how to stop what was started for it.
+ */
+export interface EngineSet {
+  env: Record<string, string>;
+  sql: postgres.Sql;
+  stop(): Promise<void>;
+}
+
+/** The default engines: Kafka and Redis of the deployment's own, the shared PostgreSQL and S3. */
+export interface PlainEngines extends EngineSet {
+  kafkaEnv: Record<string, string>;
+  redisEnv: Record<string, string>;
 }
 
 export type AppName = "standalone" | "gateway" | "control-plane" | "capture-writer" | "costing-worker";
@@ -97,34 +114,22 @@ export async function startStandaloneDeployment({
  * started by the same infra scripts on other ports, so the fault tests can stop them without
  * disturbing other suites.
  */
+export function startSplitDeployment(options?: StartOptions): Promise<SplitDeployment>;
+export function startSplitDeployment<E extends EngineSet>(
+  options: StartOptions & { engines: (work: string, run: string) => Promise<E> },
+): Promise<SplitDeployment<E>>;
 export async function startSplitDeployment({
   entry = fromSource,
-}: StartOptions = {}): Promise<SplitDeployment> {
+  engines: startEngines = plainEngines,
+}: StartOptions & { engines?: (work: string, run: string) => Promise<EngineSet> } = {}): Promise<
+  SplitDeployment<EngineSet>
+> {
   const run = randomBytes(4).toString("hex");
   const mocks = await startMockProviders();
   const work = await mkdtemp(join(tmpdir(), "gw-split-"));
-  const pg = await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!);
-  const kafkaEnv = {
-    GATEWAY_KAFKA_PORT: String(await freePort()),
-    GATEWAY_KAFKA_CONTROLLER_PORT: String(await freePort()),
-    KAFKA_DIR: join(work, "kafka"),
-  };
-  const redisEnv = { GATEWAY_REDIS_PORT: String(await freePort()), REDIS_DIR: join(work, "redis") };
-  await Promise.all([infra("kafka", "start", kafkaEnv), infra("redis", "start", redisEnv)]);
+  const engines = await startEngines(work, run);
   const env: Record<string, string> = {
-    GATEWAY_DATABASE_URL: pg.config.url,
-    GATEWAY_DATABASE_POOL_SIZE: "5",
-    GATEWAY_REDIS_URL: await infra("redis", "url", redisEnv),
-    GATEWAY_REDIS_NAMESPACE: `e2e-${run}`,
-    GATEWAY_KAFKA_BROKERS: await infra("kafka", "url", kafkaEnv),
-    GATEWAY_KAFKA_PARTITIONS: "3",
-    GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:59000",
-    GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
-    GATEWAY_S3_PREFIX: `e2e-${run}/`,
-    GATEWAY_S3_REGION: process.env.GATEWAY_S3_REGION ?? "us-east-1",
-    GATEWAY_S3_FORCE_PATH_STYLE: "true",
-    GATEWAY_S3_ACCESS_KEY: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",
-    GATEWAY_S3_SECRET_KEY: process.env.GATEWAY_S3_SECRET_KEY ?? "gateway-dev-secret-key",
+    ...engines.env,
     GATEWAY_OPERATOR_TOKEN: operatorToken,
     GATEWAY_CURSOR_SECRET: `e2e-cursor-secret-${run}`,
     GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
@@ -188,16 +193,15 @@ export async function startSplitDeployment({
     captureWriter: cw,
     costingWorker: cost.app,
   };
-  const sql = postgres(pg.config.url, { max: 2, onnotice: () => {} });
   return {
     kind: "split",
     gateways: [g1.match[1]!, g2.match[1]!],
     controlPlane: cp.match[1]!,
     mocks,
     apps,
-    engines: { kafkaEnv, redisEnv },
+    engines,
     env,
-    sql,
+    sql: engines.sql,
     cp: controlPlaneClient(cp.match[1]!, operatorToken),
     probeUrl(app) {
       return listening.exec(apps[app].output())![1]!;
@@ -218,11 +222,51 @@ export async function startSplitDeployment({
     },
     async close() {
       await Promise.all(Object.values(apps).map((a) => a.stop()));
+      await engines.stop();
+      await mocks.close();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Kafka and Redis of the deployment's own, started by the same infra scripts on free ports (so
+ * the fault tests can stop them without disturbing other suites); a fresh database on the shared
+ * PostgreSQL and a fresh key prefix on the shared S3 that .ci/run started.
+ */
+async function plainEngines(work: string, run: string): Promise<PlainEngines> {
+  const pg = await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!);
+  const kafkaEnv = {
+    GATEWAY_KAFKA_PORT: String(await freePort()),
+    GATEWAY_KAFKA_CONTROLLER_PORT: String(await freePort()),
+    KAFKA_DIR: join(work, "kafka"),
+  };
+  const redisEnv = { GATEWAY_REDIS_PORT: String(await freePort()), REDIS_DIR: join(work, "redis") };
+  await Promise.all([infra("kafka", "start", kafkaEnv), infra("redis", "start", redisEnv)]);
+  const sql = postgres(pg.config.url, { max: 2, onnotice: () => {} });
+  return {
+    kafkaEnv,
+    redisEnv,
+    sql,
+    env: {
+      GATEWAY_DATABASE_URL: pg.config.url,
+      GATEWAY_DATABASE_POOL_SIZE: "5",
+      GATEWAY_REDIS_URL: await infra("redis", "url", redisEnv),
+      GATEWAY_REDIS_NAMESPACE: `e2e-${run}`,
+      GATEWAY_KAFKA_BROKERS: await infra("kafka", "url", kafkaEnv),
+      GATEWAY_KAFKA_PARTITIONS: "3",
+      GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:59000",
+      GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
+      GATEWAY_S3_PREFIX: `e2e-${run}/`,
+      GATEWAY_S3_REGION: process.env.GATEWAY_S3_REGION ?? "us-east-1",
+      GATEWAY_S3_FORCE_PATH_STYLE: "true",
+      GATEWAY_S3_ACCESS_KEY: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",
+      GATEWAY_S3_SECRET_KEY: process.env.GATEWAY_S3_SECRET_KEY ?? "gateway-dev-secret-key",
+    },
+    async stop() {
       await sql.end();
       await Promise.all([infra("kafka", "stop", kafkaEnv), infra("redis", "stop", redisEnv)]);
-      await mocks.close();
       await pg.drop();
-      await rm(work, { recursive: true, force: true });
     },
   };
 }
