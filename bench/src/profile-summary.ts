@@ -101,7 +101,7 @@ export function summariseProfile(path: string, windows: Window[], limit = 20): P
     }
     return stack;
   };
-  // A wasm frame belongs to whoever called into it: PGlite's Postgres, or undici's HTTP parser.
+  // A wasm frame belongs to whoever called into it: undici's HTTP parser, say.
   const areaOf = (stack: ProfileNode[], from: number): string => {
     const own = ownArea(stack[from]!.callFrame);
     if (own !== null) return own;
@@ -153,7 +153,7 @@ export function summariseProfile(path: string, windows: Window[], limit = 20): P
     for (const stackArea of onStack) if (!everywhere.has(stackArea)) add(areasOnStack, stackArea, ms);
 
     // Continuations after an await have lost their caller's frames; the outermost library left on
-    // the stack (PGlite for database work, undici for upstream responses) still says whose work it is.
+    // the stack (drizzle for database work, undici for upstream responses) still says whose work it is.
     const areas = [...onStack];
     const library = areas
       .map((a) => a.replace(/ \(wasm\)$/, ""))

@@ -292,7 +292,8 @@ export function renderReport(
     "",
     "Where each target's CPU per request (previous tables) went, by the kind of thread that spent " +
       "it: the main thread serves traffic (and, in the gateway, runs the capture writer's and " +
-      "costing worker's JavaScript); the gateway's worker thread runs the embedded database (PGlite); " +
+      "costing worker's JavaScript, and the embedded SQLite store's statements); worker threads are " +
+      "those a library starts (the gateway starts none); " +
       "V8's helpers collect garbage and compile; libuv's pool does the file operations. LiteLLM, a " +
       "Python process, has its threads under 'other'.",
     "",

@@ -7,7 +7,7 @@ const standaloneEnvSchema = gatewayEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("127.0.0.1"),
   GATEWAY_DATA_DIR: z.string().min(1).default("./data"),
-  /** Use PostgreSQL instead of the embedded PGlite store. */
+  /** Use PostgreSQL instead of the embedded SQLite store (`<GATEWAY_DATA_DIR>/gateway.db`). */
   GATEWAY_DATABASE_URL: secret(z.url().optional()),
   GATEWAY_OPERATOR_TOKEN: secret(z.string().min(16).optional()),
   /** Signs pagination cursors; a random one per start when unset (cursors then end with the process). */

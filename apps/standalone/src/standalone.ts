@@ -14,7 +14,7 @@ import { startCaptureWriter } from "@gateway/capture-writer";
 import { callEventRequestId, type Logger } from "@gateway/contracts";
 import { buildServices, seedPricesAndQueueRepricing, startControlPlane } from "@gateway/control-plane";
 import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
-import { type Db, openDb, runMigrations } from "@gateway/db";
+import { type Db, openDb, runMigrations, upgradeFromPglite } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
@@ -47,7 +47,7 @@ export interface Standalone {
 }
 
 /**
- * Every app in one process on the embedded adapters: PGlite (or PostgreSQL when configured),
+ * Every app in one process on the embedded adapters: SQLite (or PostgreSQL when configured),
  * the in-process bus and cache, and capture files under the data dir. One port serves the
  * gateway (`/v1/*`, `/healthz`) and the control plane (everything else).
  */
@@ -127,6 +127,17 @@ function lockedSince(holder: LockHolder): Date {
 }
 
 /**
+ * The embedded store, `<dataDir>/gateway.db`. A data dir that a release before SQLite wrote holds
+ * PGlite's store at `<dataDir>/pg` instead: it is imported once, here, under the data dir's lock
+ * (the next start finds the SQLite file and imports nothing).
+ */
+async function embeddedStore(dataDir: string, log: Logger) {
+  const file = join(dataDir, "gateway.db");
+  await upgradeFromPglite({ dataDir, sqliteFile: file, log });
+  return { kind: "sqlite", file } as const;
+}
+
+/**
  * Opens the stores in the data dir and starts every app on them. `crashedSince` is set after an
  * unclean stop: the start of the process that died, whose unfinished capture files are swept.
  */
@@ -140,7 +151,7 @@ async function startApps(
   const store = await openDb(
     env.GATEWAY_DATABASE_URL
       ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
-      : { kind: "pglite", dataDir: join(dataDir, "pg"), ownThread: true },
+      : await embeddedStore(dataDir, log),
   );
   await runMigrations(store);
   const { db } = store;

@@ -1,10 +1,10 @@
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
 
 const upstreamKey = "sk-upstream-capture-test";
 
-describe.each(pgliteTestStores())("captures (%s)", (store) => {
+describe.each(testStores())("captures (%s)", (store) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ store });

@@ -1,5 +1,5 @@
 import { type ControlPlaneServices, createControlPlaneApp } from "@gateway/control-plane";
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "./harness.ts";
 
@@ -77,7 +77,7 @@ it("every mounted control-plane route has an isolation case", () => {
   expect(missing, "add these routes to the isolation matrix").toEqual([]);
 });
 
-describe.each(pgliteTestStores())("control plane: cross-org isolation (%s)", (store) => {
+describe.each(testStores())("control plane: cross-org isolation (%s)", (store) => {
   let h: Harness;
   let victim: Ids;
   let attacker: Ids & { key: string };

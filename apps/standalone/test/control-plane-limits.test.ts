@@ -1,6 +1,6 @@
 import type { ApiKeyEntry, ProjectEntry, WorkloadEntry } from "@gateway/cache";
 import { configKeys } from "@gateway/cache";
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Json, keyHash, startHarness } from "./harness.ts";
 
@@ -20,7 +20,7 @@ const fullEntry = {
 const none = { requests_per_minute: null, tokens_per_minute: null, max_concurrent: null, budget: null };
 
 /** The limits of a key, a project and a workload on the admin surface, and what reaches the gateway. */
-describe.each(pgliteTestStores())("control plane: limits (%s)", (store) => {
+describe.each(testStores())("control plane: limits (%s)", (store) => {
   let h: Harness;
   /** A key, a project and a workload of this org, each with the cache entry the gateway reads. */
   let scopes: { scope: string; id: string; path: string; entry: () => Promise<Json> }[];

@@ -1,9 +1,9 @@
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, type Json, startHarness } from "./harness.ts";
 
 /** Projects as a new user meets them: create, read back, list and page, rename, delete, re-create. */
-describe.each(pgliteTestStores())("control plane: projects (%s)", (store) => {
+describe.each(testStores())("control plane: projects (%s)", (store) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ store });

@@ -1,6 +1,6 @@
 import type { CatalogModelEntry, WorkloadEntry } from "@gateway/cache";
 import { configKeys } from "@gateway/cache";
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Json, startHarness } from "./harness.ts";
 
@@ -13,7 +13,7 @@ const deployment = {
 };
 
 /** Workloads on the customer surface and routing on the admin surface, with the write-through. */
-describe.each(pgliteTestStores())("control plane: workloads and routing (%s)", (store) => {
+describe.each(testStores())("control plane: workloads and routing (%s)", (store) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ store });

@@ -1,8 +1,8 @@
-import { pgliteTestStores } from "@gateway/db/testing";
+import { testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, type Json, operatorToken, startHarness } from "./harness.ts";
 
-describe.each(pgliteTestStores())("control plane (%s)", (store) => {
+describe.each(testStores())("control plane (%s)", (store) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ store });

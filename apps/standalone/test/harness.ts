@@ -9,6 +9,7 @@ import {
   firstOrgSession,
   type Json,
   type MockProvider,
+  type MockProviders,
   operatorToken,
   startMockProviders,
 } from "@gateway/testkit";
@@ -39,13 +40,24 @@ export interface Harness extends ControlPlaneSession {
   close(): Promise<void>;
 }
 
+/** The settings of a standalone process on `dataDir` and a free port, the mocks as its providers. */
+export function testEnv(dataDir: string, mocks: MockProviders, more: Record<string, string> = {}) {
+  return parseEnv({
+    PORT: "0",
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
+    GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+    ...more,
+  });
+}
+
 /**
  * The whole product on one port, as a user starts it, with the upstream providers replaced by
- * the testkit mocks. `store` picks PGlite (a temp data dir) or a fresh PostgreSQL database.
+ * the testkit mocks. `store` picks SQLite (in a temp data dir) or a fresh PostgreSQL database.
  */
 export async function startHarness(
   options: {
-    store?: "pglite" | "postgres";
+    store?: "sqlite" | "postgres";
     env?: Record<string, string>;
     /** Operator credentials by env var name. */
     credentials?: Record<string, string>;
@@ -58,11 +70,7 @@ export async function startHarness(
   const pg =
     options.store === "postgres" ? await freshPostgresDatabase(process.env.GATEWAY_TEST_POSTGRES_URL!) : null;
   const gateway = await startStandalone(
-    parseEnv({
-      PORT: "0",
-      GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
-      GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+    testEnv(dataDir, mocks, {
       GATEWAY_OPERATOR_TOKEN: operatorToken,
       ...(pg ? { GATEWAY_DATABASE_URL: pg.config.url } : {}),
       ...options.env,

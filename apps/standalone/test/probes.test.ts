@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually, freePort } from "@gateway/testkit";
@@ -14,11 +14,20 @@ describe("standalone probes", () => {
   it("is alive but not ready while starting, then ready", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gw-probes-"));
     const port = await freePort();
+    // The start reads its catalog file after the stores are open: a pipe, which this test writes
+    // only once it has seen the starting state (a fresh SQLite store opens in a blink).
+    const catalog = join(dataDir, "catalog.json");
+    execFileSync("mkfifo", [catalog]);
     const child = spawn(
       process.execPath,
       ["--experimental-strip-types", `${repoRoot}apps/standalone/src/main.ts`],
       {
-        env: { PATH: process.env.PATH ?? "", PORT: String(port), GATEWAY_DATA_DIR: dataDir },
+        env: {
+          PATH: process.env.PATH ?? "",
+          PORT: String(port),
+          GATEWAY_DATA_DIR: dataDir,
+          GATEWAY_CATALOG_FILE: catalog,
+        },
         stdio: "ignore",
       },
     );
@@ -28,12 +37,15 @@ describe("standalone probes", () => {
     };
     try {
       const seen = new Set<string>();
-      await eventually(async () => {
-        const answers = await Promise.all([probe("/livez"), probe("/readyz")]).catch(() => null);
-        if (answers) seen.add(answers.join(", "));
-        return answers?.[1] === "200 ready";
-      }, 60_000);
-      // a fresh data dir takes seconds to migrate: the starting state is always seen
+      const until = (readiness: string) =>
+        eventually(async () => {
+          const answers = await Promise.all([probe("/livez"), probe("/readyz")]).catch(() => null);
+          if (answers) seen.add(answers.join(", "));
+          return answers?.[1] === readiness ? true : undefined;
+        }, 60_000);
+      await until("503 starting");
+      await writeFile(catalog, '{"models":[]}');
+      await until("200 ready");
       expect([...seen]).toEqual(["200 alive, 503 starting", "200 alive, 200 ready"]);
     } finally {
       child.kill("SIGKILL");

@@ -35,7 +35,7 @@ async function startProcess(dataDir: string, mocks: MockProviders): Promise<Runn
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  // a ceiling, not a measure: PGlite's first start is slow on a loaded machine
+  // a ceiling, not a measure: a first start is slow on a loaded machine
   const url = await eventually(async () => /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1], 60_000).catch(
     (error: unknown) => {
       child.kill("SIGKILL");

@@ -6,7 +6,7 @@ import { createInProcessCache } from "@gateway/cache";
 import { type CallEvent, type LimitsUpdate, limitsEntry, silentLogger } from "@gateway/contracts";
 import { buildServices, createControlPlaneApp, ensureFirstOrg } from "@gateway/control-plane";
 import { type DbHandle, listProjectWorkloads } from "@gateway/db";
-import { openTestDb, pgliteTestStores } from "@gateway/db/testing";
+import { openTestDb, testStores } from "@gateway/db/testing";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import { testCallEvent } from "@gateway/testkit";
@@ -24,7 +24,7 @@ import {
 const credentials = { GATEWAY_UPSTREAM_KEY_LIMITS: "sk-operator-limits" };
 const noRefusals = { requests_per_minute: 0, tokens_per_minute: 0, max_concurrent: 0, budget: 0 };
 
-describe.each(pgliteTestStores())("limits-status report (%s)", (store) => {
+describe.each(testStores())("limits-status report (%s)", (store) => {
   let h: Harness;
   const ids = { main: "", batch: "", otherProject: "", ci: "", ciValue: "" };
   const costed: string[] = [];
@@ -260,7 +260,7 @@ describe("limits-status with the limiter at hand", () => {
   });
 
   it("shows each set limit's use as the limiter counts it", async () => {
-    handle = await openTestDb("pglite");
+    handle = await openTestDb("sqlite");
     blobsDir = await mkdtemp(join(tmpdir(), "gw-limits-status-"));
     const limits = createInProcessLimits();
     const services = buildServices(

@@ -1,6 +1,6 @@
 import { type CallEvent, callsTopic, newId } from "@gateway/contracts";
 import { listProjectWorkloads, replaceCatalogModel, writeWorkloadChanges } from "@gateway/db";
-import { callRows, pgliteTestStores } from "@gateway/db/testing";
+import { callRows, testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, type Json, operatorToken, startHarness, untilCosted } from "./harness.ts";
 import {
@@ -24,7 +24,7 @@ interface Generated extends GeneratedCall {
 
 const minute = 60_000;
 
-describe.each(pgliteTestStores())("reports over generated traffic (%s)", (store) => {
+describe.each(testStores())("reports over generated traffic (%s)", (store) => {
   let h: Harness;
   const set: Generated[] = [];
   const ids: Record<"main" | "batch" | "canary" | "idle", string> = {

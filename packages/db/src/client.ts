@@ -3,7 +3,7 @@ import type * as schema from "./schema/index.ts";
 import type { SqliteDb } from "./sqlite/sqlite-db.ts";
 
 export type Schema = typeof schema;
-/** drizzle's PostgreSQL database: postgres.js, or PGlite until the standalone process moves to SQLite. */
+/** drizzle's PostgreSQL database (postgres.js). */
 export type PgDb = PgDatabase<PgQueryResultHKT, Schema>;
 /**
  * The one database type every app codes against: PostgreSQL or SQLite. Apps hand it to the named
@@ -15,8 +15,6 @@ export type { SqliteDb };
 export type DbConfig =
   /** SQLite in one file, or in memory when `file` is null. */
   | { kind: "sqlite"; file: string | null }
-  /** `ownThread`: run PGlite on a worker thread, off the thread that serves traffic. */
-  | { kind: "pglite"; dataDir: string | null; ownThread?: boolean }
   | {
       kind: "postgres";
       url: string;
@@ -37,15 +35,14 @@ export interface DbHandle<D extends Db = Db> {
 }
 
 /**
- * Opens the relational store: SQLite, PGlite on disk (or in memory when `dataDir` is null), or
+ * Opens the relational store: SQLite in a file (or in memory when `file` is null), or
  * PostgreSQL. Each driver is imported only when it is opened, so a split app never loads SQLite
- * or PGlite (and the embedded process never loads postgres.js).
+ * (and the embedded process never loads postgres.js).
  */
 export async function openDb(config: Extract<DbConfig, { kind: "sqlite" }>): Promise<DbHandle<SqliteDb>>;
 export async function openDb(config: Exclude<DbConfig, { kind: "sqlite" }>): Promise<DbHandle<PgDb>>;
 export async function openDb(config: DbConfig): Promise<DbHandle>;
 export async function openDb(config: DbConfig): Promise<DbHandle> {
   if (config.kind === "sqlite") return (await import("./sqlite/open-sqlite.ts")).openSqlite(config);
-  if (config.kind === "pglite") return (await import("./open-pglite.ts")).openPglite(config);
   return (await import("./open-postgres.ts")).openPostgres(config);
 }

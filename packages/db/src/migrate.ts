@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { DbHandle, Schema } from "./client.ts";
 import { isSqlite } from "./dialect.ts";
@@ -8,8 +7,8 @@ const folder = (dialect: "postgres" | "sqlite") =>
   fileURLToPath(new URL(`../migrations/${dialect}`, import.meta.url));
 
 /**
- * Applies the committed migrations of the store's dialect: `migrations/postgres` (PostgreSQL and
- * PGlite) or `migrations/sqlite`. Idempotent.
+ * Applies the committed migrations of the store's dialect: `migrations/postgres` or
+ * `migrations/sqlite`. Idempotent.
  */
 export async function runMigrations(handle: DbHandle): Promise<void> {
   const { db } = handle;
@@ -19,9 +18,6 @@ export async function runMigrations(handle: DbHandle): Promise<void> {
     await db.connection.holdTurn(async () =>
       migrate(db.orm as never, { migrationsFolder: folder("sqlite") }),
     );
-  } else if (handle.kind === "pglite") {
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    await migrate(db as unknown as PgliteDatabase<Schema>, { migrationsFolder: folder("postgres") });
   } else {
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     await migrate(db as unknown as PostgresJsDatabase<Schema>, { migrationsFolder: folder("postgres") });

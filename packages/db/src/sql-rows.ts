@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { isSqlite } from "./dialect.ts";
 
-/** Runs raw SQL and returns its rows; PGlite answers `{rows}`, postgres.js an array, SQLite an array. */
+/** Runs raw SQL and returns its rows: postgres.js and SQLite answer an array, the upgrade's PGlite `{rows}`. */
 export async function queryRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
   if (isSqlite(db)) {
     const run = () => db.orm.all<T>(query);
@@ -17,7 +17,7 @@ export async function queryRows<T extends Record<string, unknown>>(db: Db, query
 export const noNul = (value: string) =>
   value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
 
-/** A count from SQL: bigint sums arrive as strings on postgres.js and as numbers or bigints on PGlite. */
+/** A count from SQL: bigint sums arrive as strings on postgres.js and as numbers or bigints on SQLite. */
 export function toCount(value: unknown): number {
   if (value === null || value === undefined) return 0;
   return typeof value === "number" ? value : Number(value);

@@ -1,5 +1,5 @@
 /**
- * Whether `error` is a unique violation: SQLSTATE 23505 on PostgreSQL and PGlite, extended result
+ * Whether `error` is a unique violation: SQLSTATE 23505 on PostgreSQL, extended result
  * code SQLITE_CONSTRAINT_UNIQUE (2067) or _PRIMARYKEY (1555) on SQLite (drizzle wraps it in `cause`).
  */
 export function isUniqueViolation(error: unknown): boolean {

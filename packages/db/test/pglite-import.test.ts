@@ -13,10 +13,10 @@ import {
   priceCallsById,
   queryRows,
   recordCalls,
-  runMigrations,
   toCount,
   upgradeFromPglite,
 } from "../src/index.ts";
+import { openPgliteStore } from "../src/pglite-import/index.ts";
 import { allReports } from "./support/all-reports.ts";
 import { generatedCall, seedReportStore } from "./support/report-calls.ts";
 
@@ -54,9 +54,8 @@ function linesLogger() {
 
 /** The store the current release writes: PGlite on disk, migrated, written through the named functions. */
 async function writePgliteDataDir(dataDir: string): Promise<void> {
-  const pglite = await openDb({ kind: "pglite", dataDir: join(dataDir, "pg") });
+  const pglite = await openPgliteStore(join(dataDir, "pg"));
   try {
-    await runMigrations(pglite);
     await seedReportStore(pglite.db);
     // a few hundred more calls over later days, priced (or left unpriced: no price for one model)
     const more = Array.from({ length: 300 }, (_, i) => generatedCall(120 + i));
@@ -92,7 +91,7 @@ describe("the upgrade from a PGlite data dir", () => {
 
   beforeAll(async () => {
     await writePgliteDataDir(dataDir);
-    before = await onStore(openDb({ kind: "pglite", dataDir: join(dataDir, "pg") }), reportsAndCounts);
+    before = await onStore(openPgliteStore(join(dataDir, "pg")), reportsAndCounts);
   });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -133,7 +132,7 @@ describe("an upgrade that fails", () => {
   const sqliteFile = join(dataDir, "gateway.sqlite");
   const pgliteDir = join(dataDir, "pg");
   const onPglite = (statement: string) =>
-    onStore(openDb({ kind: "pglite", dataDir: pgliteDir }), ({ db }) => queryRows(db, sql.raw(statement)));
+    onStore(openPgliteStore(pgliteDir), ({ db }) => queryRows(db, sql.raw(statement)));
 
   beforeAll(() => writePgliteDataDir(dataDir));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ function appSources(): string[] {
 }
 
 /** The database drivers and query builder: only packages/db may talk to them. */
-const sqlPackages = /^(drizzle-orm|postgres|@electric-sql\/pglite)(\/|$)/;
+const sqlPackages = /^(drizzle-orm|postgres|@electric-sql\/\w+)(\/|$)/;
 const tables = new Set(Object.entries(schema).flatMap(([name, value]) => (is(value, Table) ? [name] : [])));
 
 /** What in one source file would put SQL outside packages/db: one line per finding. */

@@ -19,11 +19,10 @@ async function packagesOf(entry: string): Promise<string[]> {
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
 
-// (postgres.js itself, like PGlite and node:sqlite, is imported when `openDb` opens that store:
+// (postgres.js itself, like node:sqlite, is imported when `openDb` opens that store:
 // what a split app loads up front of its database is drizzle)
 const drivers = {
   postgres: ["drizzle-orm"],
-  pglite: ["@electric-sql/pglite"],
   bullmq: ["bullmq"],
   s3: ["@aws-sdk/client-s3"],
   redis: ["ioredis"],
@@ -31,13 +30,13 @@ const drivers = {
 };
 
 // Each app loads the drivers of the engines it opens, and none of the others': the gateway never
-// opens PostgreSQL, S3 or BullMQ, and no split app embeds PGlite.
+// opens PostgreSQL, S3 or BullMQ.
 const apps: Record<string, { opens: (keyof typeof drivers)[]; never: (keyof typeof drivers)[] }> = {
-  gateway: { opens: ["redis", "kafka"], never: ["postgres", "pglite", "bullmq", "s3"] },
-  "capture-writer": { opens: ["postgres", "s3", "kafka"], never: ["pglite", "bullmq", "redis"] },
-  "costing-worker": { opens: ["postgres", "bullmq", "redis", "kafka"], never: ["pglite", "s3"] },
+  gateway: { opens: ["redis", "kafka"], never: ["postgres", "bullmq", "s3"] },
+  "capture-writer": { opens: ["postgres", "s3", "kafka"], never: ["bullmq", "redis"] },
+  "costing-worker": { opens: ["postgres", "bullmq", "redis", "kafka"], never: ["s3"] },
   // it queues the costing worker's re-pricing jobs (a producer: it runs none)
-  "control-plane": { opens: ["postgres", "redis", "s3", "bullmq"], never: ["pglite", "kafka"] },
+  "control-plane": { opens: ["postgres", "redis", "s3", "bullmq"], never: ["kafka"] },
 };
 
 describe("each split app's import closure", () => {

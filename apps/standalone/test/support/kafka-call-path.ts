@@ -55,7 +55,7 @@ export async function startKafkaCallPath(options: { tracer?: Tracer; maxMessageB
     });
 
   const mocks: MockProviders = await startMockProviders();
-  const store = await openDb({ kind: "pglite", dataDir: null });
+  const store = await openDb({ kind: "sqlite", file: null });
   closers.push(() => store.close());
   await runMigrations(store);
   const db: Db = store.db;

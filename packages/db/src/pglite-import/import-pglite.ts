@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { openDb } from "../client.ts";
 import { runMigrations } from "../migrate.ts";
 import { copyTables } from "./copy-tables.ts";
+import { openPgliteStore } from "./open-pglite.ts";
 
 /** Rows per SQLite transaction: a few thousand, so a commit is rare and a page stays small in memory. */
 const defaultPageSize = 2_000;
@@ -21,9 +22,8 @@ export async function importPgliteDataDir(options: {
   if (!existsSync(options.pgliteDir)) throw new Error(`no PGlite data dir at ${options.pgliteDir}`);
   if (existsSync(options.sqliteFile))
     throw new Error(`${options.sqliteFile} exists: the import writes a new file`);
-  const pglite = await openDb({ kind: "pglite", dataDir: options.pgliteDir });
+  const pglite = await openPgliteStore(options.pgliteDir);
   try {
-    await runMigrations(pglite);
     const sqlite = await openDb({ kind: "sqlite", file: options.sqliteFile });
     try {
       await runMigrations(sqlite);

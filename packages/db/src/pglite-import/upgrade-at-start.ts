@@ -1,7 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Logger } from "@gateway/contracts";
-import { importPgliteDataDir } from "./import-pglite.ts";
 
 /** The file and SQLite's companions (`-wal`, `-shm`) of a store at `file`. */
 const sqliteFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
@@ -45,6 +44,8 @@ export async function upgradeFromPglite(options: {
   let rows: Record<string, number>;
   try {
     removeTemporary(); // what a killed import left
+    // PGlite is loaded here, only when there is a dir of its own to read: never by a running store
+    const { importPgliteDataDir } = await import("./import-pglite.ts");
     rows = await importPgliteDataDir({ pgliteDir, sqliteFile: temporary, pageSize: options.pageSize });
     // closed, so the WAL is checkpointed into the file and removed: the file alone is the store
     fsyncPath(temporary);

@@ -10,25 +10,11 @@ import { SqliteDb } from "../sqlite/sqlite-db.ts";
  * makes its absence an error instead of a skip). Each PostgreSQL use gets a database of its own.
  */
 export function testStores(env: Record<string, string | undefined> = process.env): ("sqlite" | "postgres")[] {
-  return withPostgres("sqlite", env);
-}
-
-/** The same with PGlite in SQLite's place: for the apps' suites until the standalone process moves to SQLite. */
-export function pgliteTestStores(
-  env: Record<string, string | undefined> = process.env,
-): ("pglite" | "postgres")[] {
-  return withPostgres("pglite", env);
-}
-
-function withPostgres<T extends string>(
-  embedded: T,
-  env: Record<string, string | undefined>,
-): (T | "postgres")[] {
-  if (env.GATEWAY_TEST_POSTGRES_URL) return [embedded, "postgres"];
+  if (env.GATEWAY_TEST_POSTGRES_URL) return ["sqlite", "postgres"];
   if (env.GATEWAY_TEST_REQUIRE_POSTGRES === "1") {
     throw new Error("GATEWAY_TEST_REQUIRE_POSTGRES=1 but GATEWAY_TEST_POSTGRES_URL is not set");
   }
-  return [embedded];
+  return ["sqlite"];
 }
 
 /** A fresh, empty PostgreSQL database on the test server; dropped by the returned function. */
@@ -51,7 +37,7 @@ export async function freshPostgresDatabase(
   };
 }
 
-type TestStore = "sqlite" | "pglite" | "postgres";
+type TestStore = "sqlite" | "postgres";
 
 /** The PostgreSQL database under `db`, for a test that reaches past the named functions (locks, sessions). */
 export function postgresOf(db: Db): PgDb {
@@ -65,7 +51,7 @@ export async function openTestDb(
   env?: Record<string, string | undefined>,
 ): Promise<DbHandle<SqliteDb>>;
 export async function openTestDb(
-  store: "pglite" | "postgres",
+  store: "postgres",
   env?: Record<string, string | undefined>,
 ): Promise<DbHandle<PgDb>>;
 export async function openTestDb(
@@ -77,10 +63,7 @@ export async function openTestDb(
   env: Record<string, string | undefined> = process.env,
 ): Promise<DbHandle> {
   const fresh = store === "postgres" ? await freshPostgresDatabase(env.GATEWAY_TEST_POSTGRES_URL!) : null;
-  const handle = await openDb(
-    fresh?.config ??
-      (store === "sqlite" ? { kind: "sqlite", file: null } : { kind: "pglite", dataDir: null }),
-  );
+  const handle = await openDb(fresh?.config ?? { kind: "sqlite", file: null });
   await runMigrations(handle);
   if (!fresh) return handle;
   return {
