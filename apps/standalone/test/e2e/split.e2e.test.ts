@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "../support/hang-up.ts";
 import { largeAnswersAtOnce } from "../support/large-answers.ts";
+import { affinityScenarios } from "./affinity-scenarios.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
@@ -46,6 +47,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   fuzzScenarios(() => d, "split");
   loadBalancerScenarios(() => d);
   limitScenarios(() => d, "split");
+  affinityScenarios(() => d, "split");
 
   describe("probes", () => {
     const probe = async (url: string) => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe } from "vitest";
+import { affinityScenarios } from "./affinity-scenarios.ts";
 import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
@@ -17,5 +18,6 @@ describe("end to end: standalone process", () => {
   hangUpScenarios(() => d, "standalone");
   realClientScenarios(() => d, "standalone");
   limitScenarios(() => d, "standalone");
+  affinityScenarios(() => d, "standalone");
   fuzzScenarios(() => d, "standalone");
 });
