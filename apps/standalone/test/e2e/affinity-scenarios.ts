@@ -59,6 +59,18 @@ async function inPool(n: number, work: (i: number) => Promise<void>) {
 }
 
 /**
+ * A catalog model `id` whose deployments are the provider mocks (provider B's chat format, and
+ * with `messages` provider A's too), paid with the e2e catalog key.
+ */
+export async function putMockCatalogModel(d: Deployment, id: string, { messages = false } = {}) {
+  const deployments = [deployment("chat_completions", d.mocks.providerB.url, "gpt-5.4-nano", catalogKeyEnv)];
+  if (messages)
+    deployments.push(deployment("messages", d.mocks.providerA.url, "claude-haiku-5", catalogKeyEnv));
+  const put = await d.cp("PUT", `/operator/v1/models/${id}`, { display_name: id, deployments });
+  expect([200, 201]).toContain(put.status);
+}
+
+/**
  * The issue's measure of conversation affinity, on every gateway of the deployment: 2,000
  * conversations of 5 turns under a 30 % route (each turn on another gateway than the last, where
  * there are two), then the route raised to 40 %; and the arm's source on captures (and, split,
@@ -71,11 +83,7 @@ export function affinityScenarios(get: () => Deployment, label: string): void {
     beforeAll(async () => {
       const d = get();
       org = await createTestOrg(d);
-      const put = await d.cp("PUT", `/operator/v1/models/${catalogModel}`, {
-        display_name: "E2E affinity",
-        deployments: [deployment("chat_completions", d.mocks.providerB.url, "gpt-5.4-nano", catalogKeyEnv)],
-      });
-      expect([200, 201]).toContain(put.status);
+      await putMockCatalogModel(d, catalogModel);
       for (const name of ["affinity", "affinity-captured"]) {
         const project = `/orgs/${org.orgId}/projects/${org.projectId}`;
         const created = await d.cp("POST", `/customer/v1${project}/workloads`, { name }, org.apiKey);

@@ -16,6 +16,7 @@ import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { chatIn, limitScenarios, limitsAdmin } from "./limit-scenarios.ts";
 import { loadBalancerScenarios } from "./load-balancer.ts";
 import { infra } from "./processes.ts";
+import { realClientAffinityScenarios } from "./real-client-affinity.ts";
 import { realClientScenarios } from "./real-clients.ts";
 import { recordedRows } from "./recorded.ts";
 import { createTestOrg, deploymentScenarios, type TestOrg } from "./scenarios.ts";
@@ -44,6 +45,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   deploymentScenarios(() => d, "split");
   hangUpScenarios(() => d, "split");
   realClientScenarios(() => d, "split");
+  realClientAffinityScenarios(() => d, "split");
   fuzzScenarios(() => d, "split");
   loadBalancerScenarios(() => d);
   limitScenarios(() => d, "split");

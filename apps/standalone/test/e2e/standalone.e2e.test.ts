@@ -4,6 +4,7 @@ import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { limitScenarios } from "./limit-scenarios.ts";
+import { realClientAffinityScenarios } from "./real-client-affinity.ts";
 import { realClientScenarios } from "./real-clients.ts";
 import { deploymentScenarios } from "./scenarios.ts";
 
@@ -17,6 +18,7 @@ describe("end to end: standalone process", () => {
   deploymentScenarios(() => d, "standalone");
   hangUpScenarios(() => d, "standalone");
   realClientScenarios(() => d, "standalone");
+  realClientAffinityScenarios(() => d, "standalone");
   limitScenarios(() => d, "standalone");
   affinityScenarios(() => d, "standalone");
   fuzzScenarios(() => d, "standalone");
