@@ -28,6 +28,9 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
     endpoint: event.endpoint,
     mode: event.mode,
     route: event.route,
+    // how the workload's route chose the arm (`affinity` or `draw`): only when a route applied,
+    // so that a capture of a workload without one reads as it always did
+    ...(event.arm_source ? { arm_source: event.arm_source } : {}),
     requested_model: event.requested_model,
     served_model: event.served_model,
     provider_label: event.provider_label,

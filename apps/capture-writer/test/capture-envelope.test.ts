@@ -97,6 +97,25 @@ describe("captureEnvelope", () => {
     expect(envelope).toContain('"response_body":"/wA","response_body_encoding":"base64"');
   });
 
+  it("says how a routed call's arm was chosen, next to its route; a call no route applied to reads as before", () => {
+    const capture: CallCapture = {
+      ...headers,
+      request_body: { encoding: "utf8", data: "{}" },
+      response_body: { encoding: "utf8", data: "{}" },
+    };
+    const envelope = (arm_source: CallEvent["arm_source"]) => {
+      const read = readCallEventWithBodies(
+        testCallEvent({ ...fixed, route: "gateway", arm_source, capture }),
+      );
+      if (!("event" in read)) throw new Error(read.problem);
+      return captureEnvelope(read)!.toString();
+    };
+    expect(envelope("affinity")).toContain('"route":"gateway","arm_source":"affinity","requested_model"');
+    expect(envelope("draw")).toContain('"route":"gateway","arm_source":"draw","requested_model"');
+    for (const none of [null, undefined])
+      expect(envelope(none)).toContain('"route":"gateway","requested_model"');
+  });
+
   it("writes nothing for an event without a capture", () => {
     const read = readCallEventWithBodies(testCallEvent());
     if (!("event" in read)) throw new Error(read.problem);

@@ -39,6 +39,7 @@ export function callRow(event: CallEvent): CallInsert {
     errorType: event.error?.type ?? null,
     refusedBy: event.refused_by ? `${event.refused_by.scope}.${event.refused_by.limit}` : null,
     fallbackReason: event.fallback_reason ?? null,
+    armSource: event.arm_source ?? null,
     upstreamRequestId: event.upstream_request_id,
     upstreamResponseId: event.upstream_response_id,
     tags: event.tags,

@@ -168,4 +168,17 @@ describe("the costing worker publishes spend for the budgets", () => {
     expect(emptied.published.length).toBeGreaterThanOrEqual(2);
     expect(dayTotal(emptied.published[0]!, "project", "p1")?.managedMicros).toBe(2 * 2_000_330);
   });
+
+  it("stores how a routed call's arm was chosen; null for a call no route applied to, or an event from before", async () => {
+    const routed = { route: "gateway", usage: null, project_id: "p-routed" } as const;
+    const events = [
+      callEvent({ ...routed, arm_source: "affinity" }),
+      callEvent({ ...routed, arm_source: "draw" }),
+      callEvent({ ...routed, arm_source: null }),
+      callEvent({ ...routed }),
+    ];
+    for (const event of events) await price(event);
+    const stored = await Promise.all(events.map(async (e) => (await callRow(e.request_id))?.armSource));
+    expect(stored).toEqual(["affinity", "draw", null, null]);
+  });
 });

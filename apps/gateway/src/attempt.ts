@@ -1,4 +1,4 @@
-import type { FallbackReason, GatewayMode, GatewayRoute, ProviderLabel } from "@gateway/contracts";
+import type { ArmSource, FallbackReason, GatewayMode, GatewayRoute, ProviderLabel } from "@gateway/contracts";
 
 export interface UpstreamTarget {
   /** scheme://host[:port] */
@@ -47,4 +47,6 @@ export interface CallPlan {
   fallback: Attempt | null;
   /** Set when the plan is itself the recovery: the route fired but its model could not be served. */
   fallbackReason?: FallbackReason;
+  /** How a routed workload chose the arm; absent when no route applied. */
+  armSource?: ArmSource;
 }

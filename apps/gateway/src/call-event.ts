@@ -53,6 +53,7 @@ export function callEvent(
     mode: arm.mode,
     route: arm.route,
     fallback_reason: call.fallbackReason,
+    arm_source: call.armSource,
     requested_model: call.requestedModel,
     served_model: arm.servedModel,
     stream: call.stream,

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import {
+  type ArmSource,
   type CallUsage,
   type FallbackReason,
   type GatewayMode,
@@ -53,6 +54,8 @@ export interface CallState {
   /** The upstream calls made (or refused) for it, in order: the last is the arm it reports. */
   attempts: AttemptRecord[];
   fallbackReason: FallbackReason | null;
+  /** How the workload's route chose the arm (`affinity`, `draw`); null when no route applied. */
+  armSource: ArmSource | null;
   requestedModel: string | null;
   stream: boolean;
   status: number;
@@ -111,6 +114,7 @@ export function newCallState(requestId: string, spec: EndpointSpec, mode: Gatewa
     requested: { mode, route: "primary", providerLabel: spec.provider, servedModel: null },
     attempts: [],
     fallbackReason: null,
+    armSource: null,
     requestedModel: null,
     stream: false,
     status: 0,

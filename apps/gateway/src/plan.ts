@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { CatalogModelEntry, ConfigReader, DeploymentEntry, WorkloadEntry } from "@gateway/cache";
 import { gatewayRequestHeaders, isUpstreamCredentialEnv, upstreamCredentialPrefix } from "@gateway/contracts";
 import {
@@ -7,6 +8,7 @@ import {
   type WireFormat,
 } from "@gateway/providers";
 import { type Attempt, type CallPlan, upstreamTarget } from "./attempt.ts";
+import { conversationOf, sharePoint } from "./conversation.ts";
 import type { RequestJson } from "./request-json.ts";
 
 export interface PlanContext {
@@ -23,6 +25,8 @@ export interface PlanInput {
   spec: EndpointSpec;
   request: RequestJson;
   body: Buffer;
+  /** The request's headers, read only for the conversation a routed request belongs to. */
+  headers: IncomingHttpHeaders;
   upstreamKey: string | undefined;
   workload: WorkloadEntry;
 }
@@ -66,20 +70,25 @@ export async function planCall(ctx: PlanContext, input: PlanInput): Promise<Plan
     managed: false,
     hideUsageChunk: false,
   };
-  const { routeModelId, routeTrafficPct } = input.workload;
+  const { id: workloadId, routeModelId, routeTrafficPct } = input.workload;
   // count_tokens is not a generation: it always goes to the model it names.
   const routable = routeModelId !== null && spec.endpoint !== "count_tokens" && routeTrafficPct > 0;
-  if (!routable || ctx.random() * 100 >= routeTrafficPct)
-    return { ok: true, plan: { primary: byo, fallback: null } };
+  if (!routable) return { ok: true, plan: { primary: byo, fallback: null } };
+  // A conversation keeps its arm from turn to turn (its prompt cache and its model's behaviour
+  // with it); a request that names none is drawn on its own.
+  const conversation = conversationOf(input.headers, request.asRead, spec.wireFormat);
+  const armSource = conversation === null ? "draw" : "affinity";
+  const point = conversation === null ? ctx.random() : sharePoint(workloadId, routeModelId, conversation);
+  if (point * 100 >= routeTrafficPct) return { ok: true, plan: { primary: byo, fallback: null, armSource } };
 
   const fallback: Attempt = { ...byo, route: "fallback" };
   const served = await servable(ctx, routeModelId, spec.wireFormat);
   if (!served.ok) {
     // The route fired but its model cannot be served: recover on the original model at once.
-    return { ok: true, plan: { primary: fallback, fallback: null, fallbackReason: "error" } };
+    return { ok: true, plan: { primary: fallback, fallback: null, fallbackReason: "error", armSource } };
   }
   const routed = catalogAttempt(served, request.whole(), spec.wireFormat, "gateway");
-  return { ok: true, plan: { primary: routed, fallback } };
+  return { ok: true, plan: { primary: routed, fallback, armSource } };
 }
 
 function planResponses(ctx: PlanContext, input: PlanInput, model: string | null): PlanResult {

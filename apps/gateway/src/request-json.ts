@@ -6,6 +6,12 @@ export interface RequestJson {
   readonly model: string | null;
   /** `stream: true`. */
   readonly stream: boolean;
+  /**
+   * The body as read for routing, with no second parse: its ASCII keys and values exact, a
+   * non-ASCII string possibly read as Latin-1 (the same bytes always read the same). What names
+   * a conversation (`conversationOf`) is read from it.
+   */
+  readonly asRead: Record<string, unknown>;
   /** The body as an object, read as UTF-8 (only a call whose body is rewritten needs it). */
   whole(): Record<string, unknown>;
 }
@@ -40,6 +46,7 @@ export function readRequestJson(body: Buffer, { rewritten = false } = {}): Reque
   return {
     model: typeof model === "string" ? model : null,
     stream: first.stream === true,
+    asRead: first,
     whole,
   };
 }

@@ -125,10 +125,13 @@ async function serveAuthenticated(ctx: AuthenticatedContext): Promise<void> {
     spec: call.spec,
     request,
     body: read.body,
+    headers: req.headers,
     upstreamKey: ctx.upstreamKey,
     workload,
   });
   if (!planned.ok) return fail(ctx, { kind: planned.kind, message: planned.message, param: planned.param });
+  // noted before admission, which may trade the plan for a cheaper one: the arm was chosen so
+  call.armSource = planned.plan.armSource ?? null;
   // (no await at all when no limit is enforced: most calls)
   const plan = gateway.limits ? await admit(ctx, gateway.limits, planned.plan) : planned.plan;
   if (plan) await attemptPlan(ctx, plan);

@@ -47,6 +47,7 @@ describe("the credential of a catalog deployment", () => {
       spec: endpointSpecs.chat_completions,
       request: readRequestJson(body)!,
       body,
+      headers: {},
       upstreamKey: undefined,
       workload: {
         id: "wl",

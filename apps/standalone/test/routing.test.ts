@@ -1,24 +1,14 @@
-import { callRows } from "@gateway/db/testing";
 import { type MockProvider, startMockProviderB } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployment, eventually, type Harness, type Json, putCatalogModel, startHarness } from "./harness.ts";
+import {
+  createRoutedWorkload,
+  catalogCredentials as credentials,
+  putChatCatalogModel,
+  workloadCalls,
+} from "./support/routed-workloads.ts";
 
 const upstreamKey = "sk-caller-routing-9d2e";
-const credentials = { GATEWAY_UPSTREAM_KEY_CATALOG_B: "sk-operator-routing" };
-
-async function createRoutedWorkload(h: Harness, name: string, modelId: string, pct: number): Promise<string> {
-  const created = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
-    name,
-  });
-  expect(created.status).toBe(201);
-  const routed = await h.cp(
-    "PUT",
-    `/admin/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads/${created.json.id}/route`,
-    { model_id: modelId, route_traffic_pct: pct },
-  );
-  expect(routed.status).toBe(200);
-  return created.json.id;
-}
 
 function chat(h: Harness, workload: string, body: object = {}) {
   return fetch(`${h.gateway.url}/v1/chat/completions`, {
@@ -31,13 +21,6 @@ function chat(h: Harness, workload: string, body: object = {}) {
     },
     body: JSON.stringify({ model: "gpt-5.4-mini", messages: [{ role: "user", content: "hi" }], ...body }),
   });
-}
-
-async function workloadCalls(h: Harness, workloadId: string, expected: number) {
-  return eventually(async () => {
-    const rows = await callRows(h.gateway.internals.db, { workloadId });
-    return rows.length === expected ? rows : undefined;
-  }, 10_000);
 }
 
 describe("workload routing: the traffic split", () => {
@@ -140,12 +123,7 @@ describe("workload routing: recovery when the routed arm fails", () => {
     for (const [id, forcedFaults] of Object.entries(faults)) {
       const arm = await startMockProviderB({ forcedFaults });
       arms.push(arm);
-      await putCatalogModel(h, id, {
-        display_name: id,
-        deployments: [
-          deployment("chat_completions", arm.url, "gpt-5.4-nano", "GATEWAY_UPSTREAM_KEY_CATALOG_B"),
-        ],
-      });
+      await putChatCatalogModel(h, id, arm.url);
     }
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { limitNames, limitScopes } from "./limits.ts";
 import {
+  armSources,
   fallbackReasons,
   gatewayEndpoints,
   gatewayModes,
@@ -60,6 +61,11 @@ export const callEventSchema = z.object({
   route: z.enum(gatewayRoutes),
   /** Why a routed request was re-issued to the original model; set only on `route: "fallback"`. */
   fallback_reason: z.enum(fallbackReasons).nullable().optional(),
+  /**
+   * How the workload's route chose the arm (`affinity` or `draw`); null when no route applied.
+   * Added with conversation affinity: older events have no such field.
+   */
+  arm_source: z.enum(armSources).nullable().optional(),
   requested_model: z.string().nullable(),
   served_model: z.string().nullable(),
   stream: z.boolean(),

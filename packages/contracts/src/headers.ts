@@ -4,6 +4,8 @@ export const gatewayRequestHeaders = {
   project: "x-gateway-project",
   workload: "x-gateway-workload",
   tags: "x-gateway-tags",
+  /** Names the conversation a request belongs to, so a routed workload keeps it on one arm. */
+  conversation: "x-gateway-conversation",
 } as const;
 
 /** Response headers the gateway sets on every response, errors included. */

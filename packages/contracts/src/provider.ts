@@ -24,6 +24,13 @@ export type GatewayMode = (typeof gatewayModes)[number];
 export const gatewayRoutes = ["primary", "gateway", "fallback"] as const;
 export type GatewayRoute = (typeof gatewayRoutes)[number];
 
+/**
+ * How a routed workload chose a request's arm: from its conversation (`affinity`: every request
+ * of the conversation gets the same arm) or drawn on its own (`draw`: the request named none).
+ */
+export const armSources = ["affinity", "draw"] as const;
+export type ArmSource = (typeof armSources)[number];
+
 /** Why a routed call was re-issued to the workload's original model. */
 export const fallbackReasons = ["timeout", "error"] as const;
 export type FallbackReason = (typeof fallbackReasons)[number];

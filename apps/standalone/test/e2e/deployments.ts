@@ -12,6 +12,8 @@ import { within } from "./traffic.ts";
 export const operatorToken = "e2e-operator-token-0123456789";
 /** The operator's provider-B key, which pays for `/v1/responses`. */
 const responsesKey = "sk-operator-e2e-responses";
+/** The env var holding the operator's key for the e2e catalog's deployments (on the provider mocks). */
+export const catalogKeyEnv = "GATEWAY_UPSTREAM_KEY_E2E_CATALOG";
 const listening = /"url":"(http:\/\/[^"]+)"[^\n]*"message":"listening"/;
 const consuming = /"message":"consuming"/;
 
@@ -88,6 +90,7 @@ export async function startStandaloneDeployment({
       GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
       GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
       GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
+      [catalogKeyEnv]: "sk-operator-e2e-catalog",
     },
     listening,
   );
@@ -135,6 +138,7 @@ export async function startSplitDeployment({
     GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
     GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
     GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
+    [catalogKeyEnv]: "sk-operator-e2e-catalog",
     GATEWAY_DRAIN_TIMEOUT_MS: "5000",
     // as deployed behind a load balancer: past two failed checks of the test's HAProxy (300 ms apart)
     GATEWAY_DRAIN_DELAY_MS: "1500",

@@ -53,7 +53,7 @@ async function pythonClient(
 }
 
 /** The Codex configuration the README gives, verbatim but for the gateway's address. */
-async function readmeCodexConfig(gateway: string): Promise<string> {
+export async function readmeCodexConfig(gateway: string): Promise<string> {
   const readme = await readFile(join(repoRoot, "README.md"), "utf8");
   const block = /For Codex CLI[\s\S]*?```toml\n([\s\S]*?)```/.exec(readme)?.[1];
   if (!block) throw new Error("README.md has no Codex configuration block");
@@ -62,7 +62,7 @@ async function readmeCodexConfig(gateway: string): Promise<string> {
 }
 
 /** `codex exec` with `config` as its whole configuration; resolves with its exit code and output. */
-async function codexExec(config: string, key: string, prompt: string) {
+export async function codexExec(config: string, key: string, prompt: string) {
   const home = await mkdtemp(join(tmpdir(), "gw-codex-"));
   try {
     await writeFile(join(home, "config.toml"), config);
@@ -82,6 +82,32 @@ async function codexExec(config: string, key: string, prompt: string) {
   } finally {
     await rm(home, { recursive: true, force: true });
   }
+}
+
+/**
+ * `claude -p <args>` in `home` (its sessions are kept there, so a later run can resume one),
+ * through `gateway` on `workload`; resolves with what it printed.
+ */
+export async function claudePrint(
+  home: string,
+  gateway: string,
+  key: string,
+  workload: string,
+  args: string[],
+): Promise<string> {
+  const { stdout } = await run(claude, ["-p", ...args], {
+    cwd: home,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      ANTHROPIC_BASE_URL: gateway,
+      ANTHROPIC_API_KEY: key,
+      ANTHROPIC_CUSTOM_HEADERS: `x-gateway-upstream-key: ${upstreamKey}\nx-gateway-workload: ${workload}`,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    },
+    timeout: 180_000,
+  });
+  return stdout;
 }
 
 /**
@@ -309,18 +335,9 @@ export function realClientScenarios(get: () => Deployment, label: string): void 
         const d = get();
         const home = await mkdtemp(join(tmpdir(), "gw-claude-"));
         try {
-          const { stdout } = await run(claude, ["-p", "Name a prime above 90."], {
-            cwd: home,
-            env: {
-              PATH: process.env.PATH,
-              HOME: home,
-              ANTHROPIC_BASE_URL: d.gateways[0],
-              ANTHROPIC_API_KEY: org.apiKey,
-              ANTHROPIC_CUSTOM_HEADERS: `x-gateway-upstream-key: ${upstreamKey}\nx-gateway-workload: claude-code`,
-              CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-            },
-            timeout: 180_000,
-          });
+          const stdout = await claudePrint(home, d.gateways[0]!, org.apiKey, "claude-code", [
+            "Name a prime above 90.",
+          ]);
           expect(stdout.trim().length).toBeGreaterThan(0);
         } finally {
           await rm(home, { recursive: true, force: true });

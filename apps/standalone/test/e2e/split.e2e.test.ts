@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answeredTraffic } from "../support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "../support/hang-up.ts";
 import { largeAnswersAtOnce } from "../support/large-answers.ts";
+import { affinityScenarios } from "./affinity-scenarios.ts";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { chatIn, limitScenarios, limitsAdmin } from "./limit-scenarios.ts";
 import { loadBalancerScenarios } from "./load-balancer.ts";
 import { infra } from "./processes.ts";
+import { realClientAffinityScenarios } from "./real-client-affinity.ts";
 import { realClientScenarios } from "./real-clients.ts";
 import { recordedRows } from "./recorded.ts";
 import { createTestOrg, deploymentScenarios, type TestOrg } from "./scenarios.ts";
@@ -43,9 +45,11 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
   deploymentScenarios(() => d, "split");
   hangUpScenarios(() => d, "split");
   realClientScenarios(() => d, "split");
+  realClientAffinityScenarios(() => d, "split");
   fuzzScenarios(() => d, "split");
   loadBalancerScenarios(() => d);
   limitScenarios(() => d, "split");
+  affinityScenarios(() => d, "split");
 
   describe("probes", () => {
     const probe = async (url: string) => {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe } from "vitest";
+import { affinityScenarios } from "./affinity-scenarios.ts";
 import { type Deployment, startStandaloneDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { limitScenarios } from "./limit-scenarios.ts";
+import { realClientAffinityScenarios } from "./real-client-affinity.ts";
 import { realClientScenarios } from "./real-clients.ts";
 import { deploymentScenarios } from "./scenarios.ts";
 
@@ -16,6 +18,8 @@ describe("end to end: standalone process", () => {
   deploymentScenarios(() => d, "standalone");
   hangUpScenarios(() => d, "standalone");
   realClientScenarios(() => d, "standalone");
+  realClientAffinityScenarios(() => d, "standalone");
   limitScenarios(() => d, "standalone");
+  affinityScenarios(() => d, "standalone");
   fuzzScenarios(() => d, "standalone");
 });

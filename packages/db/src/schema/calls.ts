@@ -1,4 +1,4 @@
-import { pricingStatuses, unpricedReasons } from "@gateway/contracts";
+import { armSources, pricingStatuses, unpricedReasons } from "@gateway/contracts";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -39,6 +39,8 @@ export const calls = pgTable(
     refusedBy: text("refused_by"),
     /** Why a routed call fell back to the original model (`timeout` or `error`); null otherwise. */
     fallbackReason: text("fallback_reason"),
+    /** How the workload's route chose the arm: `affinity` (the conversation's) or `draw`; null when no route applied. */
+    armSource: text("arm_source", { enum: armSources }),
     upstreamRequestId: text("upstream_request_id"),
     upstreamResponseId: text("upstream_response_id"),
     tags: jsonb("tags").$type<Record<string, string>>().notNull(),

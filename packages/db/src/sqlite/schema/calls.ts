@@ -1,4 +1,4 @@
-import { limitScopes, pricingStatuses, unpricedReasons } from "@gateway/contracts";
+import { armSources, limitScopes, pricingStatuses, unpricedReasons } from "@gateway/contracts";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { flag, instant, picoUsd } from "./columns.ts";
@@ -31,6 +31,7 @@ export const calls = sqliteTable(
     errorType: text("error_type"),
     refusedBy: text("refused_by"),
     fallbackReason: text("fallback_reason"),
+    armSource: text("arm_source", { enum: armSources }),
     upstreamRequestId: text("upstream_request_id"),
     upstreamResponseId: text("upstream_response_id"),
     tags: text("tags", { mode: "json" }).$type<Record<string, string>>().notNull(),

@@ -1,0 +1,1 @@
+ALTER TABLE `calls` ADD `arm_source` text;
