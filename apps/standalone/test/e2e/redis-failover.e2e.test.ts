@@ -141,6 +141,13 @@ describe.skipIf(!secure)(
 
     it("after the failover, runs the costing jobs (pricing, and re-pricing on a price change)", async () => {
       await expectRepricedOnPriceChange(d);
-    }, 60_000);
+      // every call so far is priced, those of the traffic across the kill too: no pricing job was
+      // left behind on the old primary
+      await within(30_000, async () => {
+        const costing = await scrape(d.probeUrl("costingWorker"));
+        const waiting = costing.value("costing_jobs_waiting", { job: "costing.price-calls" });
+        return costing.value("costing_calls_awaiting_price") === 0 && waiting === 0 ? true : undefined;
+      });
+    }, 90_000);
   },
 );
