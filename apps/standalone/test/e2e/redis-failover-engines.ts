@@ -52,6 +52,10 @@ export async function sentinelRedisEngines(work: string, run: string): Promise<S
       GATEWAY_REDIS_CA_FILE: join(secure.SECURE_CA_DIR!, "ca.crt"),
       // the ACL user's keys and channels are gw:* only: the default namespace, on a Redis of its own
       GATEWAY_REDIS_NAMESPACE: "gw",
+      // Over TLS on a loaded 2-core machine, the default 50 ms made a gateway count its limits
+      // alone now and then, which the shared-rate measurement after the failover cannot count on.
+      // (A dead primary fails commands at once: calls do not wait on this.)
+      GATEWAY_REDIS_TIMEOUT_MS: "250",
     },
     async stop() {
       await Promise.all([kafka.stop(), infra("secure/redis", "stop", redisEnv)]);
