@@ -11,6 +11,7 @@ const include = ["apps/*/test/**/*.test.ts", "packages/*/test/**/*.test.ts"];
 const alone = [
   "apps/standalone/test/e2e/split.e2e.test.ts",
   "apps/standalone/test/e2e/standalone.e2e.test.ts",
+  "apps/standalone/test/e2e/redis-failover.e2e.test.ts",
 ];
 
 export default defineConfig({

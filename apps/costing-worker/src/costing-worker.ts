@@ -7,18 +7,12 @@ import {
   type Logger,
   readCallEvents,
 } from "@gateway/contracts";
-import {
-  type Db,
-  pendingPricingIds,
-  priceCallsById,
-  recordCalls,
-  recordKeyUses,
-  repriceCallsFor,
-} from "@gateway/db";
+import { type Db, priceCallsById, recordCalls, recordKeyUses, repriceCallsFor } from "@gateway/db";
 import { costingJobs, type JobQueue } from "@gateway/jobs";
 import type { LimitStore } from "@gateway/limits";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { callRow } from "./call-row.ts";
+import { lostPricingSweep } from "./lost-pricing-sweep.ts";
 import { startSpendPublisher } from "./spend-publisher.ts";
 
 export interface CostingWorkerDeps {
@@ -30,20 +24,21 @@ export interface CostingWorkerDeps {
   tracer?: Tracer | null;
   /** Where the gateway's budgets read spend; the worker publishes it there. Null: no budgets. */
   limits?: LimitStore | null;
+  /** How often calls whose pricing job was lost are looked for (`lost-pricing-sweep.ts`); default a minute. */
+  lostJobSweepMs?: number;
 }
 
 export interface CostingWorker {
-  /** Stops publishing spend (the consumers and jobs stop with the bus and the queue). */
+  /** Stops publishing spend and sweeping for lost jobs (the consumers and jobs stop with the bus and the queue). */
   close(): Promise<void>;
 }
-
-const sweepBatch = 500;
 
 /**
  * `gateway.calls.v1` → one call row per request (idempotent by request id) with its hourly
  * rollups, each key's `last_used_at` (the gateway never writes it), and a pricing job for the new
  * rows: costing is asynchronous, so a call reads `unpriced` / `pricing_pending` until it runs.
- * On start, calls whose pricing job was lost (a crash between insert and enqueue) are priced.
+ * Calls whose pricing job was lost (a crash between insert and enqueue, a Redis failover) are
+ * priced at start and found again every minute (`lost-pricing-sweep.ts`).
  * It also runs `costing.reprice-model`, which the control plane queues when a price row is added:
  * pricing and re-pricing happen here only.
  * With `limits`, the spend pricing wrote is published for the budgets after each job, and every
@@ -56,6 +51,7 @@ export async function startCostingWorker({
   log,
   tracer,
   limits,
+  lostJobSweepMs = 60_000,
 }: CostingWorkerDeps): Promise<CostingWorker> {
   const spend = limits ? startSpendPublisher({ db, limits, log }) : null;
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
@@ -112,14 +108,20 @@ export async function startCostingWorker({
     },
   });
 
-  for (let ids = await pendingPricingIds(db, sweepBatch); ids.length > 0; ) {
-    await priceCallsById(db, ids);
-    const next = await pendingPricingIds(db, sweepBatch);
-    // Pricing always moves a pending call on (priced or no_price); stop if it somehow did not.
-    if (next.length > 0 && next[0] === ids[0]) break;
-    ids = next;
-  }
+  const sweep = lostPricingSweep({
+    db,
+    log,
+    everyMs: lostJobSweepMs,
+    afterPricing: async (ids) => spend?.afterPricing(ids),
+  });
+  await sweep.atStart();
   // after the sweep, so the first publish holds what it priced
   await spend?.publishBudgets();
-  return { close: async () => spend?.close() };
+  sweep.repeat();
+  return {
+    async close() {
+      await sweep.close();
+      await spend?.close();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { createInProcessBus, type EventBus } from "@gateway/bus";
 import { type CallEvent, callsTopic, type Logger, type SpendTotal, silentLogger } from "@gateway/contracts";
-import { type Db, type DbHandle, insertPrice, writeLimits } from "@gateway/db";
+import { type Db, type DbHandle, writeLimits } from "@gateway/db";
 import { callRows, openTestDb } from "@gateway/db/testing";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits, type LimitStore } from "@gateway/limits";
@@ -8,6 +8,7 @@ import { plainUsage, testCallEvent } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CostingWorker, startCostingWorker } from "../src/costing-worker.ts";
 import { startSpendPublisher } from "../src/spend-publisher.ts";
+import { insertSonnetPrice } from "./support/sonnet-price.ts";
 
 /** The in-process store, with every publish recorded and the next ones made to fail on demand. */
 function recordingLimits() {
@@ -74,16 +75,7 @@ describe("the costing worker publishes spend for the budgets", () => {
     handle = await openTestDb("sqlite");
     db = handle.db;
     // a call costs $2.00033: the project's $1 budget is spent by the first one
-    await insertPrice(db, {
-      id: "price_s5",
-      model: "claude-sonnet-5",
-      effectiveFrom: new Date("2000-01-01T00:00:00Z"),
-      inputUsdPerMtok: "2",
-      cacheWrite5mUsdPerMtok: "2.5",
-      cacheWrite1hUsdPerMtok: "4",
-      cacheReadUsdPerMtok: "0.2",
-      outputUsdPerMtok: "10",
-    });
+    await insertSonnetPrice(db);
     await writeLimits(
       db,
       { scope: "project", scopeId: "p1", orgId: "org_1" },
@@ -163,9 +155,9 @@ describe("the costing worker publishes spend for the budgets", () => {
   it("publishes every budget again on its period, into a store that lost them", async () => {
     const emptied = recordingLimits();
     const publisher = startSpendPublisher({ db, limits: emptied.limitStore, log }, 20);
-    await new Promise((r) => setTimeout(r, 70));
+    // at start, then again on its period (waited for, not timed: a loaded machine runs late)
+    await expect.poll(() => emptied.published.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     await publisher.close();
-    expect(emptied.published.length).toBeGreaterThanOrEqual(2);
     expect(dayTotal(emptied.published[0]!, "project", "p1")?.managedMicros).toBe(2 * 2_000_330);
   });
 

@@ -130,25 +130,11 @@ export function deploymentScenarios(get: () => Deployment, label: string): void 
 
   it("refuses a revoked key on every gateway within 2 s", async () => {
     const d = get();
-    const admin = `/admin/v1/orgs/${org.orgId}`;
-    const created = await d.cp("POST", `${admin}/api_keys`, {}, org.apiKey);
-    expect(created.status).toBe(201);
-    const key: string = created.json.value;
+    const key = await createApiKey(d, org);
     for (const gateway of d.gateways) {
-      expect((await gatewayCall(gateway, key, "/v1/chat/completions", chatBody(3))).status).toBe(200);
+      expect((await gatewayCall(gateway, key.value, "/v1/chat/completions", chatBody(3))).status).toBe(200);
     }
-    const revoked = Date.now();
-    expect(
-      (await d.cp("DELETE", `${admin}/api_keys/${created.json.metadata.id}`, undefined, org.apiKey)).status,
-    ).toBe(204);
-    const refusedAfter = await Promise.all(
-      d.gateways.map((gateway) =>
-        within(2_000, async () => {
-          const r = await gatewayCall(gateway, key, "/v1/chat/completions", chatBody(4));
-          return r.status === 401 ? Date.now() - revoked : undefined;
-        }),
-      ),
-    );
+    const refusedAfter = await revokeApiKey(d, org, key);
     console.log(
       `${label}: revoked key refused by ${d.gateways.length} gateway(s) after ${refusedAfter.join(", ")} ms`,
     );
@@ -181,4 +167,26 @@ export function deploymentScenarios(get: () => Deployment, label: string): void 
       `${label}: deleted project refused by ${d.gateways.length} gateway(s) after ${refusedAfter.join(", ")} ms`,
     );
   });
+}
+
+/** A new API key of the org's, through the admin API. */
+export async function createApiKey(d: Deployment, org: TestOrg): Promise<{ id: string; value: string }> {
+  const created = await d.cp("POST", `/admin/v1/orgs/${org.orgId}/api_keys`, {}, org.apiKey);
+  expect(created.status).toBe(201);
+  return { id: created.json.metadata.id, value: created.json.value };
+}
+
+/** Revokes `key` through the admin API; resolves with how long after it each gateway refused the key (at most 2 s). */
+export async function revokeApiKey(d: Deployment, org: TestOrg, key: { id: string; value: string }) {
+  const revoked = Date.now();
+  const res = await d.cp("DELETE", `/admin/v1/orgs/${org.orgId}/api_keys/${key.id}`, undefined, org.apiKey);
+  expect(res.status).toBe(204);
+  return Promise.all(
+    d.gateways.map((gateway) =>
+      within(2_000, async () => {
+        const r = await gatewayCall(gateway, key.value, "/v1/chat/completions", chatBody(4));
+        return r.status === 401 ? Date.now() - revoked : undefined;
+      }),
+    ),
+  );
 }
