@@ -1,5 +1,6 @@
 import {
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -29,7 +30,9 @@ export interface S3BlobStoreOptions {
  * honour the header on PutObject. A 409 only says that some conditional write of the key
  * conflicted, not that one succeeded, so it is checked with a HEAD before it counts as "exists".
  */
-export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { close(): void } {
+export function createS3BlobStore(
+  options: S3BlobStoreOptions,
+): BlobStore & { checkBucket(timeoutMs: number): Promise<void>; close(): void } {
   const client = new S3Client({
     region: options.region,
     forcePathStyle: options.forcePathStyle,
@@ -97,6 +100,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
         if (status(error) === 404) return undefined;
         throw error;
       }
+    },
+    /**
+     * Asks for the bucket once (HeadBucket), at start: rejects with the SDK's error (a 403 for
+     * keys it refuses, a 404 for no such bucket, the TLS error for a certificate not trusted).
+     */
+    async checkBucket(timeoutMs) {
+      await client.send(new HeadBucketCommand({ Bucket: options.bucket }), {
+        abortSignal: AbortSignal.timeout(timeoutMs),
+      });
     },
     close: () => client.destroy(),
   };
