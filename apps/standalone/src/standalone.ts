@@ -139,7 +139,11 @@ async function startApps(
 ) {
   const store = await openDb(
     env.GATEWAY_DATABASE_URL
-      ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
+      ? {
+          kind: "postgres",
+          url: env.GATEWAY_DATABASE_URL,
+          ...(env.GATEWAY_DATABASE_CA_FILE ? { ca: env.GATEWAY_DATABASE_CA_FILE } : {}),
+        }
       : { kind: "pglite", dataDir: join(dataDir, "pg"), ownThread: true },
   );
   await runMigrations(store);

@@ -59,7 +59,7 @@ export interface EngineSet {
 }
 
 /** The default engines: Kafka and Redis of the deployment's own, the shared PostgreSQL and S3. */
-export interface PlainEngines extends EngineSet {
+interface PlainEngines extends EngineSet {
   kafkaEnv: Record<string, string>;
   redisEnv: Record<string, string>;
 }
