@@ -1,3 +1,4 @@
+import { Agent } from "node:https";
 import {
   GetObjectCommand,
   HeadBucketCommand,
@@ -38,8 +39,10 @@ export function createS3BlobStore(
     forcePathStyle: options.forcePathStyle,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
-    // the SDK's own handler, given the agent's options: keep-alive as its default agent has it
-    ...(options.ca ? { requestHandler: { httpsAgent: { ca: options.ca, keepAlive: true } } } : {}),
+    // An agent of our own, not the agent's options: given options, the SDK's handler sends a
+    // request with `Expect: 100-continue` (a PutObject of more than a few MB: a large capture)
+    // through a fresh agent of its own, without the CA, so that put failed for ever.
+    ...(options.ca ? { requestHandler: { httpsAgent: new Agent({ ca: options.ca, keepAlive: true }) } } : {}),
     maxAttempts: 3,
   });
   const fullKey = (key: string) => {
