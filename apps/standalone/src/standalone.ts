@@ -15,6 +15,7 @@ import { callEventRequestId, type Logger } from "@gateway/contracts";
 import { buildServices, seedPricesAndQueueRepricing, startControlPlane } from "@gateway/control-plane";
 import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
 import { type Db, openDb, runMigrations } from "@gateway/db";
+import { openPostgres } from "@gateway/engines/postgres";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
@@ -137,15 +138,14 @@ async function startApps(
   options: StandaloneOptions,
   crashedSince: Date | null,
 ) {
-  const store = await openDb(
-    env.GATEWAY_DATABASE_URL
-      ? {
-          kind: "postgres",
-          url: env.GATEWAY_DATABASE_URL,
-          ...(env.GATEWAY_DATABASE_CA_FILE ? { ca: env.GATEWAY_DATABASE_CA_FILE } : {}),
-        }
-      : { kind: "pglite", dataDir: join(dataDir, "pg"), ownThread: true },
-  );
+  // PostgreSQL as the split apps open it: a refusal (certificate, login) is one line at start
+  const store = env.GATEWAY_DATABASE_URL
+    ? await openPostgres({
+        GATEWAY_DATABASE_URL: env.GATEWAY_DATABASE_URL,
+        GATEWAY_DATABASE_POOL_SIZE: 10,
+        ...(env.GATEWAY_DATABASE_CA_FILE ? { GATEWAY_DATABASE_CA_FILE: env.GATEWAY_DATABASE_CA_FILE } : {}),
+      })
+    : await openDb({ kind: "pglite", dataDir: join(dataDir, "pg"), ownThread: true });
   await runMigrations(store);
   const { db } = store;
   const jobs = createInProcessQueue((letter) =>
