@@ -149,7 +149,11 @@ export function startFailureScenarios(get: () => SplitDeployment<SecureEngines>)
     const d = get();
     const work = await mkdtemp(join(tmpdir(), "gw-secure-refused-"));
     const cases = breakages(d).flatMap((b) => appsOf[b.engine].map((app) => ({ ...b, app })));
-    const took: number[] = [];
+    const took: Record<Breakage["what"], number[]> = {
+      "missing secret file": [],
+      "wrong CA": [],
+      "wrong password": [],
+    };
     try {
       // three starts at a time: each is a Node process loading an app on 2 shared cores
       for (let i = 0; i < cases.length; i += 3) {
@@ -173,7 +177,7 @@ export function startFailureScenarios(get: () => SplitDeployment<SecureEngines>)
             expect(lines[0], label).toMatch(c.line);
             expect(all, label).not.toMatch(/^\s+at /m);
             for (const secret of [...secretsOf(d), wrong]) expect(all.includes(secret), label).toBe(false);
-            took.push(run.ms);
+            took[c.what].push(run.ms);
           }),
         );
       }
@@ -182,11 +186,14 @@ export function startFailureScenarios(get: () => SplitDeployment<SecureEngines>)
     }
     // bounded: each engine check at start gives up within seconds (the figure printed is the
     // measure; this only catches a start that waits on an engine for good)
-    took.sort((a, b) => a - b);
-    const [median, slowest] = [took[Math.floor(took.length / 2)]!, took.at(-1)!];
-    expect(slowest).toBeLessThan(60_000);
+    const all = Object.values(took).flat();
+    expect(Math.max(...all)).toBeLessThan(60_000);
+    // a missing file stops the start before any engine is asked: its time is Node loading the app
+    const median = (ms: number[]) => Math.round(ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)]!);
+    const medians = Object.entries(took).map(([what, ms]) => `${what} ${median(ms)} ms`);
     console.log(
-      `secure: ${cases.length} starts refused (4 engines x missing file, wrong CA, wrong password, each app that opens it), each with one line and no secret; process start to exit: median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms`,
+      `secure: ${cases.length} starts refused (4 engines x missing file, wrong CA, wrong password, each app that opens it), ` +
+        `each with one line and no secret; process start to exit, median: ${medians.join(", ")}; slowest ${Math.round(Math.max(...all))} ms`,
     );
   }, 600_000);
 }
