@@ -8,7 +8,9 @@
 #   infra/secure/engines.sh stop     stop everything these scripts started
 #   infra/secure/engines.sh status   each engine's status (exit 0 when all run)
 #   infra/secure/engines.sh env      the SECURE_* settings a test needs, as KEY=value lines
-#                                    (values unquoted: read them as lines, do not source them)
+#                                    (values unquoted: read them as lines, do not source them);
+#                                    SECURE_PG_ADMIN_URL is the superuser's, for a test that makes
+#                                    a database of its own (owned by SECURE_PG_USER)
 set -euo pipefail
 ENGINE=secure/engines
 # shellcheck source=infra/secure/lib.sh
@@ -67,6 +69,7 @@ SECURE_REDIS_USER=$SECURE_REDIS_USER
 SECURE_REDIS_PASSWORD=$SECURE_REDIS_PASSWORD
 SECURE_REDIS_SENTINEL_PASSWORD=$SECURE_REDIS_SENTINEL_PASSWORD
 SECURE_PG_URL=$("$HERE/postgres.sh" url)
+SECURE_PG_ADMIN_URL=postgres://postgres:$SECURE_PG_PASSWORD-superuser@127.0.0.1:$SECURE_PG_PORT/postgres?sslmode=verify-full&sslrootcert=$CA/ca.crt
 SECURE_S3_URL=$("$HERE/s3.sh" url)
 ENV
 }

@@ -11,7 +11,7 @@ export async function captureWriterDeps(
   log: Logger,
 ): Promise<{ deps: CaptureWriterDeps; close(): Promise<void> }> {
   const store = await openPostgres(env);
-  const blobs = openS3BlobStore(env);
+  const blobs = await openS3BlobStore(env, log);
   const bus = await openKafkaBus(env, log, "capture-writer");
   return {
     deps: { db: store.db, blobs, bus, log },

@@ -31,7 +31,7 @@ export async function controlPlaneDeps(env: ControlPlaneEnv, log: Logger): Promi
     await seedPricesAndQueueRepricing(store.db, jobs);
   });
   const cache = await openRedisCache(env, log, "writer");
-  const blobs = openS3BlobStore(env);
+  const blobs = await openS3BlobStore(env, log);
   // read for the limits-status report's current use
   const limits = openRedisLimits(env, log, "control-plane");
   const services = buildServices(

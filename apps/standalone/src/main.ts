@@ -1,6 +1,12 @@
 import { DirInUseError } from "@gateway/bus";
 import { firstStartBanner } from "@gateway/control-plane";
-import { createLogger, credentialsWithFiles, envOrExit, stopOnSignals } from "@gateway/runtime";
+import {
+  createLogger,
+  credentialsWithFiles,
+  envOrExit,
+  StartRefusedError,
+  stopOnSignals,
+} from "@gateway/runtime";
 import { startTracing } from "@gateway/tracing";
 import { parseEnv } from "./env.ts";
 import { startStandalone } from "./standalone.ts";
@@ -14,10 +20,10 @@ const app = await startStandalone(env, {
   credentials: credentialsWithFiles((name) => process.env[name]),
   tracer,
 }).catch((error: unknown) => {
-  // A data dir in use or a port taken: said plainly, the data dir left untouched. Anything
-  // else is unexpected and goes up with its stack.
+  // A data dir in use, a port taken or PostgreSQL refusing the process: said plainly, the data
+  // dir left untouched. Anything else is unexpected and goes up with its stack.
   const inUse =
-    error instanceof DirInUseError
+    error instanceof DirInUseError || error instanceof StartRefusedError
       ? error.message
       : (error as NodeJS.ErrnoException).code === "EADDRINUSE"
         ? `Port ${env.PORT} on ${env.HOST} is already in use: stop what listens there, or set PORT.`

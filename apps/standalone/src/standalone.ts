@@ -148,11 +148,15 @@ async function startApps(
   options: StandaloneOptions,
   crashedSince: Date | null,
 ) {
-  const store = await openDb(
-    env.GATEWAY_DATABASE_URL
-      ? { kind: "postgres", url: env.GATEWAY_DATABASE_URL }
-      : await embeddedStore(dataDir, log),
-  );
+  // PostgreSQL as the split apps open it (a refusal, of a certificate or a login, is one line at
+  // start), its driver loaded only then: the embedded default never loads it
+  const store = env.GATEWAY_DATABASE_URL
+    ? await (await import("@gateway/engines/postgres")).openPostgres({
+        GATEWAY_DATABASE_URL: env.GATEWAY_DATABASE_URL,
+        GATEWAY_DATABASE_POOL_SIZE: 10,
+        ...(env.GATEWAY_DATABASE_CA_FILE ? { GATEWAY_DATABASE_CA_FILE: env.GATEWAY_DATABASE_CA_FILE } : {}),
+      })
+    : await openDb(await embeddedStore(dataDir, log));
   await runMigrations(store);
   const { db } = store;
   const jobs = createInProcessQueue((letter) =>

@@ -1,5 +1,7 @@
+import { Agent } from "node:https";
 import {
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -29,14 +31,18 @@ export interface S3BlobStoreOptions {
  * honour the header on PutObject. A 409 only says that some conditional write of the key
  * conflicted, not that one succeeded, so it is checked with a HEAD before it counts as "exists".
  */
-export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { close(): void } {
+export function createS3BlobStore(
+  options: S3BlobStoreOptions,
+): BlobStore & { checkBucket(timeoutMs: number): Promise<void>; close(): void } {
   const client = new S3Client({
     region: options.region,
     forcePathStyle: options.forcePathStyle,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
-    // the SDK's own handler, given the agent's options: keep-alive as its default agent has it
-    ...(options.ca ? { requestHandler: { httpsAgent: { ca: options.ca, keepAlive: true } } } : {}),
+    // An agent of our own, not the agent's options: given options, the SDK's handler sends a
+    // request with `Expect: 100-continue` (a PutObject of more than a few MB: a large capture)
+    // through a fresh agent of its own, without the CA, so that put failed for ever.
+    ...(options.ca ? { requestHandler: { httpsAgent: new Agent({ ca: options.ca, keepAlive: true }) } } : {}),
     maxAttempts: 3,
   });
   const fullKey = (key: string) => {
@@ -97,6 +103,15 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & { cl
         if (status(error) === 404) return undefined;
         throw error;
       }
+    },
+    /**
+     * Asks for the bucket once (HeadBucket), at start: rejects with the SDK's error (a 403 for
+     * keys it refuses, a 404 for no such bucket, the TLS error for a certificate not trusted).
+     */
+    async checkBucket(timeoutMs) {
+      await client.send(new HeadBucketCommand({ Bucket: options.bucket }), {
+        abortSignal: AbortSignal.timeout(timeoutMs),
+      });
     },
     close: () => client.destroy(),
   };

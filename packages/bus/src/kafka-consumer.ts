@@ -4,6 +4,7 @@ import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
 import type { DeadLetter } from "./kafka-dead-letters.ts";
+import { untilTopicKnown } from "./kafka-topics.ts";
 import { decodePayload } from "./payload.ts";
 
 export interface GroupConsumerOptions {
@@ -118,7 +119,7 @@ export async function startGroupConsumer(
       void rejoin();
     });
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    await untilTopicKnown(() => consumer.subscribe({ topic, fromBeginning: true }));
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,

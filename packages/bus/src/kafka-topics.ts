@@ -11,6 +11,23 @@ export interface KafkaTopicsOptions extends KafkaReplication {
 }
 
 /**
+ * Runs `work` again while the broker it asks answers "unknown topic" (8 tries over ~6 s): a topic
+ * just made is listed by one broker before the others, and on 3 brokers a consumer's subscribe
+ * that asked another one failed the app's start with it.
+ */
+export async function untilTopicKnown(work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const unknownTopic = (error as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION";
+      if (!unknownTopic || attempt === 8) throw error;
+      await new Promise((wait) => setTimeout(wait, 200 * attempt));
+    }
+  }
+}
+
+/**
  * The bus's topic admin: it makes the topics it uses when they are missing, and keeps one admin
  * client for the consumers' lag.
  */
@@ -32,30 +49,23 @@ export function kafkaTopics(kafka: Kafka, options: KafkaTopicsOptions) {
         // that exists already is not waited for at all. So the topic is made (a no-op when it
         // exists), then asked for, until the broker lists it; the producer and consumers that
         // follow refresh their metadata and would otherwise fail on the same "unknown topic".
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await admin.createTopics({
-              waitForLeaders: true,
-              topics: [
-                {
-                  topic,
-                  numPartitions: options.partitions,
-                  replicationFactor: replication.replicationFactor,
-                  configEntries: [
-                    { name: "max.message.bytes", value: String(options.maxMessageBytes) },
-                    { name: "min.insync.replicas", value: String(replication.minInsyncReplicas) },
-                  ],
-                },
-              ],
-            });
-            await admin.fetchTopicMetadata({ topics: [topic] });
-            break;
-          } catch (error) {
-            const unknownTopic = (error as { type?: string }).type === "UNKNOWN_TOPIC_OR_PARTITION";
-            if (!unknownTopic || attempt === 8) throw error;
-            await new Promise((wait) => setTimeout(wait, 200 * attempt));
-          }
-        }
+        await untilTopicKnown(async () => {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: [
+              {
+                topic,
+                numPartitions: options.partitions,
+                replicationFactor: replication.replicationFactor,
+                configEntries: [
+                  { name: "max.message.bytes", value: String(options.maxMessageBytes) },
+                  { name: "min.insync.replicas", value: String(replication.minInsyncReplicas) },
+                ],
+              },
+            ],
+          });
+          await admin.fetchTopicMetadata({ topics: [topic] });
+        });
       } finally {
         await admin.disconnect();
       }

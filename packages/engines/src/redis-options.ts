@@ -52,11 +52,15 @@ export function redisOptions(env: RedisEnv): RedisOptions {
 
 /**
  * Asks Redis once whether it takes this app, at start: a refusal (certificate, TLS, login) or a
- * Redis Cluster throws `EngineRefusedError`; a Redis that is away is not waited for here.
+ * Redis Cluster throws `EngineRefusedError`; a Redis that is away is not waited for here. With
+ * Sentinel the sentinels are asked first, one by one: ioredis swallows a sentinel's refusal
+ * (its TLS error, its WRONGPASS) and reports only "all sentinels are unreachable".
  */
 export async function checkRedisAccess(env: RedisEnv, log: Logger): Promise<void> {
+  const options = redisOptions(env);
+  if (options.sentinels && !(await checkSentinelAccess(env, options, log))) return;
   const setting = env.GATEWAY_REDIS_SENTINELS ? "GATEWAY_REDIS_SENTINELS" : "GATEWAY_REDIS_URL";
-  const answer = await connectRedisOnce(redisOptions(env)).catch((error: unknown) => {
+  const answer = await connectRedisOnce(options).catch((error: unknown) => {
     const refusal = refusalOf(error);
     if (!refusal) return log.warn("redis unreachable at start", { error: String(error) });
     throw new EngineRefusedError(
@@ -71,4 +75,38 @@ export async function checkRedisAccess(env: RedisEnv, log: Logger): Promise<void
     throw new EngineRefusedError(
       `${setting}: this Redis runs in cluster mode, which the apps do not support (their scripts and BullMQ touch several keys at once, with no hash tags); use a primary with replicas behind Sentinel (GATEWAY_REDIS_SENTINELS)`,
     );
+}
+
+/**
+ * The sentinels, one after another until one answers: true once one did, false when none could
+ * be reached (left to the app's riding out); a refusal throws `EngineRefusedError`.
+ */
+async function checkSentinelAccess(env: RedisEnv, options: RedisOptions, log: Logger): Promise<boolean> {
+  for (const { host, port } of options.sentinels ?? []) {
+    const sentinel: RedisOptions = {
+      host,
+      port,
+      ...(options.sentinelUsername ? { username: options.sentinelUsername } : {}),
+      ...(options.sentinelPassword ? { password: options.sentinelPassword } : {}),
+      ...(options.sentinelTLS ? { tls: options.sentinelTLS } : {}),
+    };
+    const error = await connectRedisOnce(sentinel).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    if (!error) return true;
+    const refusal = refusalOf(error);
+    if (!refusal) {
+      log.warn("redis sentinel unreachable at start", { sentinel: `${host}:${port}`, error: String(error) });
+      continue;
+    }
+    throw new EngineRefusedError(
+      {
+        untrusted: `GATEWAY_REDIS_CA_FILE: the sentinels' certificate is not trusted (${refusal.why})`,
+        tls: `GATEWAY_REDIS_SENTINEL_TLS: the sentinels refused the TLS handshake (${refusal.why})`,
+        login: `GATEWAY_REDIS_SENTINEL_PASSWORD: the sentinels refused the login${env.GATEWAY_REDIS_SENTINEL_USERNAME ? ` of ${env.GATEWAY_REDIS_SENTINEL_USERNAME}` : ""} (${refusal.why})`,
+      }[refusal.kind],
+    );
+  }
+  return false;
 }

@@ -81,6 +81,16 @@ describe("secrets given as files (<NAME>_FILE)", () => {
     expect(() => parseEnvWith(schema, env)).not.toThrow(/GATEWAY_DATABASE_URL:/);
   });
 
+  it("stops on a missing password file with that one line, not also the SASL rule that needs the password", () => {
+    expect(
+      problems({
+        GATEWAY_KAFKA_SASL_MECHANISM: "SCRAM-SHA-512",
+        GATEWAY_KAFKA_SASL_USERNAME: "gateway",
+        GATEWAY_KAFKA_SASL_PASSWORD_FILE: "/nonexistent/kafka-password",
+      }),
+    ).toEqual(["GATEWAY_KAFKA_SASL_PASSWORD_FILE: cannot read /nonexistent/kafka-password (ENOENT)"]);
+  });
+
   it("does not read <NAME>_FILE for a setting that is not a secret", () => {
     const file = pems.write("namespace", "from-file");
     expect(parse({ GATEWAY_REDIS_NAMESPACE_FILE: file }).GATEWAY_REDIS_NAMESPACE).toBe("gw");

@@ -15,6 +15,9 @@ export function secret<T extends z.ZodType>(schema: T): T {
 
 export const isSecret = (schema: z.ZodType) => secretSchemas.has(schema);
 
+/** What a secret whose file cannot be read is parsed as: non-empty, and a URL for the settings that are URLs. */
+const unreadable = "unreadable://secret-file";
+
 /** A secret file's content: one trailing newline (what `echo` and most editors add) is not part of it. */
 function readSecretFile(path: string): string {
   return readFileSync(path, "utf8").replace(/\r?\n$/, "");
@@ -46,6 +49,10 @@ export function withSecretFiles(
         name,
         `${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
       );
+      // Set, though unreadable: the rules between settings (a SASL mechanism needs its password)
+      // would otherwise see it unset and add a second, misleading line. The value is never used:
+      // a problem stops the start.
+      resolved[name] = unreadable;
     }
   }
   return { source: resolved, problems };

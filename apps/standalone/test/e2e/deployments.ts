@@ -7,11 +7,12 @@ import { freePort, type MockProviders, startMockProviders } from "@gateway/testk
 import postgres from "postgres";
 import { controlPlaneClient, type Json } from "../harness.ts";
 import { type AppEntry, type AppProcess, infra, startApp } from "./processes.ts";
+import { secretFiles } from "./secure-engines.ts";
 import { within } from "./traffic.ts";
 
 export const operatorToken = "e2e-operator-token-0123456789";
 /** The operator's provider-B key, which pays for `/v1/responses`. */
-const responsesKey = "sk-operator-e2e-responses";
+export const responsesKey = "sk-operator-e2e-responses";
 /** The env var holding the operator's key for the e2e catalog's deployments (on the provider mocks). */
 export const catalogKeyEnv = "GATEWAY_UPSTREAM_KEY_E2E_CATALOG";
 const listening = /"url":"(http:\/\/[^"]+)"[^\n]*"message":"listening"/;
@@ -74,6 +75,11 @@ export interface StartOptions {
 }
 const fromSource = (app: AppName): AppEntry => `apps/${app}/src/main.ts`;
 
+interface SplitOptions extends StartOptions {
+  /** The operator token, the cursor secret and the managed provider key as `<NAME>_FILE` settings. */
+  secretsAsFiles?: boolean;
+}
+
 /** The default deployment: `apps/standalone/src/main.ts`, one process, embedded stores. */
 export async function startStandaloneDeployment({
   entry = fromSource,
@@ -119,25 +125,29 @@ export async function startStandaloneDeployment({
  */
 export function startSplitDeployment(options?: StartOptions): Promise<SplitDeployment>;
 export function startSplitDeployment<E extends EngineSet>(
-  options: StartOptions & { engines: (work: string, run: string) => Promise<E> },
+  options: SplitOptions & { engines: (work: string, run: string) => Promise<E> },
 ): Promise<SplitDeployment<E>>;
 export async function startSplitDeployment({
   entry = fromSource,
   engines: startEngines = plainEngines,
-}: StartOptions & { engines?: (work: string, run: string) => Promise<EngineSet> } = {}): Promise<
+  secretsAsFiles = false,
+}: SplitOptions & { engines?: (work: string, run: string) => Promise<EngineSet> } = {}): Promise<
   SplitDeployment<EngineSet>
 > {
   const run = randomBytes(4).toString("hex");
   const mocks = await startMockProviders();
   const work = await mkdtemp(join(tmpdir(), "gw-split-"));
   const engines = await startEngines(work, run);
-  const env: Record<string, string> = {
-    ...engines.env,
+  const secrets = {
     GATEWAY_OPERATOR_TOKEN: operatorToken,
     GATEWAY_CURSOR_SECRET: `e2e-cursor-secret-${run}`,
+    GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
+  };
+  const env: Record<string, string> = {
+    ...engines.env,
+    ...(secretsAsFiles ? await secretFiles(join(work, "secrets"), secrets) : secrets),
     GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
     GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
-    GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
     [catalogKeyEnv]: "sk-operator-e2e-catalog",
     GATEWAY_DRAIN_TIMEOUT_MS: "5000",
     // as deployed behind a load balancer: past two failed checks of the test's HAProxy (300 ms apart)
