@@ -59,7 +59,7 @@ export interface EngineSet {
 }
 
 /** The default engines: Kafka and Redis of the deployment's own, the shared PostgreSQL and S3. */
-export interface PlainEngines extends EngineSet {
+interface PlainEngines extends EngineSet {
   kafkaEnv: Record<string, string>;
   redisEnv: Record<string, string>;
 }
@@ -255,19 +255,26 @@ async function plainEngines(work: string, run: string): Promise<PlainEngines> {
       GATEWAY_REDIS_NAMESPACE: `e2e-${run}`,
       GATEWAY_KAFKA_BROKERS: await infra("kafka", "url", kafkaEnv),
       GATEWAY_KAFKA_PARTITIONS: "3",
-      GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:59000",
-      GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
-      GATEWAY_S3_PREFIX: `e2e-${run}/`,
-      GATEWAY_S3_REGION: process.env.GATEWAY_S3_REGION ?? "us-east-1",
-      GATEWAY_S3_FORCE_PATH_STYLE: "true",
-      GATEWAY_S3_ACCESS_KEY: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",
-      GATEWAY_S3_SECRET_KEY: process.env.GATEWAY_S3_SECRET_KEY ?? "gateway-dev-secret-key",
+      ...sharedS3Env(run),
     },
     async stop() {
       await sql.end();
       await Promise.all([infra("kafka", "stop", kafkaEnv), infra("redis", "stop", redisEnv)]);
       await pg.drop();
     },
+  };
+}
+
+/** The shared S3 that .ci/run started, under a key prefix of the run's own. */
+export function sharedS3Env(run: string): Record<string, string> {
+  return {
+    GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:59000",
+    GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
+    GATEWAY_S3_PREFIX: `e2e-${run}/`,
+    GATEWAY_S3_REGION: process.env.GATEWAY_S3_REGION ?? "us-east-1",
+    GATEWAY_S3_FORCE_PATH_STYLE: "true",
+    GATEWAY_S3_ACCESS_KEY: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",
+    GATEWAY_S3_SECRET_KEY: process.env.GATEWAY_S3_SECRET_KEY ?? "gateway-dev-secret-key",
   };
 }
 
