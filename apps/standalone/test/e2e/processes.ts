@@ -81,13 +81,14 @@ export async function startApp(
   }
 }
 
-/** Runs `infra/<engine>.sh <command>` with extra env; resolves with its stdout. */
+/** Runs `infra/<engine>.sh <command> [args]` with extra env; resolves with its stdout. */
 export async function infra(
   engine: string,
   command: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<string> {
-  const { stdout } = await run("bash", [`${repoRoot}infra/${engine}.sh`, command], {
+  const { stdout } = await run("bash", [`${repoRoot}infra/${engine}.sh`, command, ...args], {
     env: { ...process.env, ...env },
     timeout: 180_000,
   });
