@@ -9,6 +9,7 @@ const include = ["apps/*/test/**/*.test.ts", "packages/*/test/**/*.test.ts"];
 // drains and fault recoveries within their deadlines. Sharing the two cores of CI with another
 // test file made them fail (a burst not spent in time, a socket closed while Redis was stopped).
 const alone = [
+  "apps/standalone/test/e2e/kafka-failover.e2e.test.ts",
   "apps/standalone/test/e2e/split.e2e.test.ts",
   "apps/standalone/test/e2e/secure.e2e.test.ts",
   "apps/standalone/test/e2e/standalone.e2e.test.ts",

@@ -3,6 +3,7 @@ import { readWithin } from "@gateway/runtime";
 import type { Admin, Consumer, Kafka, KafkaMessage } from "kafkajs";
 import { deliver } from "./deliver.ts";
 import type { EventHeaders, GroupStats, Subscription } from "./event-bus.ts";
+import { withCoordinator } from "./kafka-coordinator.ts";
 import type { DeadLetter } from "./kafka-dead-letters.ts";
 import { untilTopicKnown } from "./kafka-topics.ts";
 import { decodePayload } from "./payload.ts";
@@ -123,7 +124,21 @@ export async function startGroupConsumer(
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      eachBatch: async ({
+        batch,
+        resolveOffset,
+        heartbeat: beat,
+        commitOffsetsIfNecessary,
+        isRunning,
+        isStale,
+      }) => {
+        const heartbeat = () => withCoordinator(beat);
+        const commit = (offset: string) =>
+          withCoordinator(() =>
+            commitOffsetsIfNecessary({
+              topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset }] }],
+            }),
+          );
         for (let i = 0; i < batch.messages.length; i += options.chunk) {
           if (!isRunning() || isStale()) return;
           const messages = batch.messages.slice(i, i + options.chunk);
@@ -161,9 +176,7 @@ export async function startGroupConsumer(
           const last = done === events.length ? messages.at(-1)?.offset : events[done - 1]?.message.offset;
           if (last !== undefined) {
             resolveOffset(last);
-            await consumer.commitOffsets([
-              { topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-            ]);
+            await commit((BigInt(last) + 1n).toString());
           }
           if (done < events.length) return;
           await heartbeat();

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Deployment, SplitDeployment } from "./deployments.ts";
+import type { Deployment, EngineSet, SplitDeployment } from "./deployments.ts";
 import type { TestOrg } from "./scenarios.ts";
 import { within } from "./traffic.ts";
 
@@ -81,7 +81,7 @@ export async function expectEveryCallRecorded(
 }
 
 /** Rows of `table` among `ids`, and how many distinct request ids they hold. */
-async function rows(d: SplitDeployment, table: "calls" | "capture_index", ids: string[]) {
+async function rows(d: SplitDeployment<EngineSet>, table: "calls" | "capture_index", ids: string[]) {
   const [r] = await d.sql<{ n: number; distinct: number }[]>`
     select count(*)::int as n, count(distinct request_id)::int as distinct
     from ${d.sql(table)} where request_id = any(${ids})`;
@@ -92,7 +92,7 @@ async function rows(d: SplitDeployment, table: "calls" | "capture_index", ids: s
  * The call rows and capture index rows of `ids` in the split deployment's database, once each id
  * has both or `timeoutMs` has passed: `n` rows, of `distinct` request ids.
  */
-export async function recordedRows(d: SplitDeployment, ids: string[], timeoutMs: number) {
+export async function recordedRows(d: SplitDeployment<EngineSet>, ids: string[], timeoutMs: number) {
   await within(
     timeoutMs,
     async () => {
