@@ -1,4 +1,4 @@
-import { createS3BlobStore } from "@gateway/blobstore";
+import { createS3BlobStore } from "@gateway/blobstore/s3";
 import type { S3Env } from "./env.ts";
 
 export function openS3BlobStore(env: S3Env) {
