@@ -57,4 +57,4 @@ COPY --from=workspace /deploy/standalone /app
 # glibc returns freed memory past 128 KiB to the system (the start script sets the same: docs/decisions.md)
 ENV GATEWAY_DATA_DIR=/data MALLOC_TRIM_THRESHOLD_=131072
 EXPOSE 8080
-CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "src/main.ts"]

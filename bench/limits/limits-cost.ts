@@ -12,7 +12,8 @@
  */
 
 import { silentLogger } from "@gateway/contracts";
-import { createInProcessLimits, createRedisLimits, type LimitStore } from "@gateway/limits";
+import { createInProcessLimits, type LimitStore } from "@gateway/limits";
+import { createRedisLimits } from "@gateway/limits/redis";
 import { endpointSpecs } from "@gateway/providers";
 import { CallLimits } from "../../apps/gateway/src/admission.ts";
 import type { CallPlan } from "../../apps/gateway/src/attempt.ts";

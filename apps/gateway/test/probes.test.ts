@@ -4,13 +4,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInProcessBus } from "@gateway/bus";
-import {
-  type ConfigCache,
-  configKeys,
-  createInProcessCache,
-  createRedisCache,
-  type WorkloadEntry,
-} from "@gateway/cache";
+import { type ConfigCache, configKeys, createInProcessCache, type WorkloadEntry } from "@gateway/cache";
+import { createRedisCache } from "@gateway/cache/redis";
 import { silentLogger } from "@gateway/contracts";
 import { createHttpServer } from "@gateway/runtime";
 import { eventually } from "@gateway/testkit";

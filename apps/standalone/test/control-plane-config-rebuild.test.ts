@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type ConfigCache, configKeys, createInProcessCache, createRedisCache } from "@gateway/cache";
+import { type ConfigCache, configKeys, createInProcessCache } from "@gateway/cache";
+import { createRedisCache } from "@gateway/cache/redis";
 import { silentLogger } from "@gateway/contracts";
 import { configSync } from "@gateway/control-plane";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

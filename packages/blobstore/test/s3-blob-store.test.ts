@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { createS3BlobStore } from "../src/index.ts";
+import { createS3BlobStore } from "../src/s3-blob-store.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 

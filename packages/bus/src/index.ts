@@ -3,7 +3,5 @@ export * from "./dir-lock.ts";
 export * from "./event-bus.ts";
 export * from "./in-process-bus.ts";
 export * from "./journal.ts";
-export * from "./kafka-access.ts";
-export * from "./kafka-bus.ts";
 export * from "./payload.ts";
 export * from "./spool.ts";

@@ -5,12 +5,12 @@ import { eventually } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import {
   createInProcessBus,
-  createKafkaBus,
   type EventHeaders,
   openJournal,
   openSpool,
   type Subscription,
 } from "../src/index.ts";
+import { createKafkaBus } from "../src/kafka.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
 import { tempDirs } from "./support/spool-dirs.ts";
 

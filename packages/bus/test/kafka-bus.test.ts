@@ -6,7 +6,7 @@ import { silentLogger } from "@gateway/contracts";
 import { eventually } from "@gateway/testkit";
 import kafkajs, { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
-import { createKafkaBus, type KafkaBusOptions } from "../src/index.ts";
+import { createKafkaBus, type KafkaBusOptions } from "../src/kafka.ts";
 import { busWithoutBroker } from "./support/bus-without-broker.ts";
 import { spooledRecords, tempDirs } from "./support/spool-dirs.ts";
 

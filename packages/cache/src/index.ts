@@ -1,4 +1,3 @@
 export * from "./config-cache.ts";
 export * from "./config-entries.ts";
 export * from "./in-process-cache.ts";
-export * from "./redis-cache.ts";

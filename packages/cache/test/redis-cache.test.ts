@@ -3,7 +3,8 @@ import { silentLogger } from "@gateway/contracts";
 import { eventually, freePort } from "@gateway/testkit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigUnavailableError, createRedisCache } from "../src/index.ts";
+import { ConfigUnavailableError } from "../src/index.ts";
+import { createRedisCache } from "../src/redis-cache.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 

@@ -1,5 +1,6 @@
 import type { Logger } from "@gateway/contracts";
-import { createBullmqQueue, type JobQueue } from "@gateway/jobs";
+import type { JobQueue } from "@gateway/jobs";
+import { createBullmqQueue } from "@gateway/jobs/bullmq";
 import type { RedisEnv } from "./env.ts";
 import { checkRedisAccess, redisOptions } from "./redis-options.ts";
 

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
-import { connectKafkaOnce, createKafkaBus, type EventBus, type KafkaBusOptions } from "@gateway/bus";
+import type { EventBus } from "@gateway/bus";
+import { connectKafkaOnce, createKafkaBus, type KafkaBusOptions } from "@gateway/bus/kafka";
 import type { Logger } from "@gateway/contracts";
 import { EngineRefusedError, refusalOf } from "./engine-access.ts";
 import type { KafkaEnv } from "./env.ts";

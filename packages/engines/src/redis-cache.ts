@@ -1,4 +1,4 @@
-import { createRedisCache, type RedisConfigCache } from "@gateway/cache";
+import { createRedisCache, type RedisConfigCache } from "@gateway/cache/redis";
 import type { Logger } from "@gateway/contracts";
 import type { RedisEnv } from "./env.ts";
 import { checkRedisAccess, redisOptions } from "./redis-options.ts";

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { Logger } from "@gateway/contracts";
-import { createRedisLimits, type LimitStore } from "@gateway/limits";
+import type { LimitStore } from "@gateway/limits";
+import { createRedisLimits } from "@gateway/limits/redis";
 import type { RedisEnv } from "./env.ts";
 import { redisOptions } from "./redis-options.ts";
 

@@ -1,4 +1,4 @@
-import { connectRedisOnce, type RedisTarget } from "@gateway/cache";
+import { connectRedisOnce, type RedisTarget } from "@gateway/cache/redis";
 import type { Logger } from "@gateway/contracts";
 import { EngineRefusedError, refusalOf } from "./engine-access.ts";
 import type { RedisEnv } from "./env.ts";

@@ -1,4 +1,4 @@
-import { createS3BlobStore } from "@gateway/blobstore";
+import { createS3BlobStore } from "@gateway/blobstore/s3";
 import type { Logger } from "@gateway/contracts";
 import { EngineRefusedError, refusalOf } from "./engine-access.ts";
 import type { S3Env } from "./env.ts";

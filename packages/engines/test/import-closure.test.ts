@@ -9,12 +9,12 @@ const main = (app: string) => fileURLToPath(new URL(`../../../apps/${app}/src/ma
 
 /**
  * The packages a process loads from node_modules when it runs `entry`: an app's main, run with
- * no environment, loads and runs every module it imports statically, then exits on the missing
- * settings (before any engine is opened).
+ * no environment (or only `settings`), loads and runs every module it imports statically, then
+ * exits on the missing or invalid settings (before any engine is opened).
  */
-async function packagesOf(entry: string): Promise<string[]> {
+async function packagesOf(entry: string, settings: Record<string, string> = {}): Promise<string[]> {
   const { stdout } = await run(process.execPath, ["--experimental-strip-types", "--import", hook, entry], {
-    env: { PATH: process.env.PATH ?? "" },
+    env: { PATH: process.env.PATH ?? "", ...settings },
   }).catch((failed: { stdout: string }) => failed);
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as string[];
 }
@@ -49,6 +49,24 @@ describe("each split app's import closure", () => {
     }, 30_000);
   }
 });
+
+// The all-in-one process opens none of the split deployment's engines: their drivers (and the
+// memory their code takes) stay out of it, and so does PGlite, read only to upgrade a data dir an
+// older release wrote. Every setting has a default there, so an invalid one makes it exit once its
+// modules are loaded.
+it("the all-in-one process loads no driver of the split deployment's engines, nor PGlite", async () => {
+  const loaded = await packagesOf(main("standalone"), { PORT: "not-a-port" });
+  expect(loaded).toContain("drizzle-orm");
+  const strays = [
+    ...drivers.bullmq,
+    ...drivers.s3,
+    ...drivers.redis,
+    ...drivers.kafka,
+    "postgres",
+    "@electric-sql/pglite",
+  ];
+  expect(loaded.filter((name) => strays.includes(name))).toEqual([]);
+}, 30_000);
 
 // The logger, metrics and HTTP server are @gateway/runtime's: the contracts every package shares
 // load nothing else.

@@ -1,4 +1,3 @@
-export * from "./bullmq-queue.ts";
 export * from "./costing-jobs.ts";
 export * from "./in-process-queue.ts";
 export * from "./job-queue.ts";

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { type Logger, silentLogger } from "@gateway/contracts";
 import { Queue } from "bullmq";
 import { describe, expect, it } from "vitest";
-import { createBullmqQueue, type DeadLetter, deadLetterQueueName } from "../src/index.ts";
+import { createBullmqQueue, deadLetterQueueName } from "../src/bullmq-queue.ts";
+import type { DeadLetter } from "../src/index.ts";
 import { addPriceJobs } from "./support/price-jobs.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";

@@ -1,3 +1,2 @@
 export * from "./in-process-limits.ts";
 export * from "./limit-store.ts";
-export * from "./redis-limits.ts";

@@ -3,8 +3,8 @@ import { silentLogger } from "@gateway/contracts";
 import { eventually, freePort } from "@gateway/testkit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisLimits } from "../src/index.ts";
 import type { AdmitRequest, LimitStore, ScopeLimits } from "../src/limit-store.ts";
+import { createRedisLimits } from "../src/redis-limits.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
 

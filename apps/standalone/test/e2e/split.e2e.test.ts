@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createS3BlobStore } from "@gateway/blobstore";
+import { createS3BlobStore } from "@gateway/blobstore/s3";
 import { callsTopic } from "@gateway/contracts";
 import { scrape } from "@gateway/testkit";
 import postgres from "postgres";

@@ -1,5 +1,5 @@
 import { silentLogger } from "@gateway/contracts";
-import { createKafkaBus, type KafkaBusOptions } from "../../src/index.ts";
+import { createKafkaBus, type KafkaBusOptions } from "../../src/kafka.ts";
 
 /**
  * A Kafka bus whose broker never answers (port 1), so what it is given goes to its spool. It
