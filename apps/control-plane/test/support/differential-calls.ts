@@ -49,11 +49,34 @@ export function generateCalls(config: DifferentialConfig, count: number, seed = 
   const times = [...edges, ...Array.from({ length: count - edges.length }, () => callTime(random))].sort(
     (a, b) => a - b,
   );
-  return times.map((at, i) => {
+  const events = times.map((at, i) => {
     const workload = pick(config.workloads);
     const refused = chance(0.04) ? pick(refusals) : null;
     return callEvent(i, at, workload, refused, { random, pick, chance });
   });
+  return withTwins(events);
+}
+
+/**
+ * Every 97th call made the twin of the one before it: the same org, workload, key, instant and
+ * upstream request id (`up_twin_<n>`), so a lookup by that id has two newest calls to choose from.
+ */
+function withTwins(events: CallEvent[]): CallEvent[] {
+  for (let i = 1; i < events.length; i += 97) {
+    const [first, second] = [events[i - 1]!, events[i]!];
+    if (first.refused_by || second.refused_by) continue;
+    const shared = {
+      org_id: first.org_id,
+      project_id: first.project_id,
+      workload_id: first.workload_id,
+      api_key_id: first.api_key_id,
+      received_at: first.received_at,
+      upstream_request_id: `up_twin_${i}`,
+    };
+    events[i - 1] = { ...first, ...shared };
+    events[i] = { ...second, ...shared };
+  }
+  return events;
 }
 
 /**

@@ -64,7 +64,9 @@ export function callCostQueries(config: DifferentialConfig, calls: CallEvent[]):
   return [
     ...calls.filter((_, i) => i % 7 === 0).map((c) => cost(c.org_id, c.request_id)),
     ...calls
-      .filter((c, i) => i % 41 === 3 && c.upstream_request_id)
+      .filter(
+        (c, i) => (i % 41 === 3 || c.upstream_request_id?.startsWith("up_twin_")) && c.upstream_request_id,
+      )
       .map((c) => cost(c.org_id, c.upstream_request_id!)),
     ...calls
       .filter((c, i) => i % 43 === 5 && c.upstream_response_id)
