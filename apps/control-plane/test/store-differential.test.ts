@@ -79,6 +79,10 @@ function expectEveryCase(answers: Map<string, string>) {
     r.group_by?.join() === "model" ? r.groups : [],
   );
   expect(byModel.some((g) => g.model === "diff-unknown" && g.customer_cost_usd > 0)).toBe(true);
+  // a price found by a name past ASCII, and none by a name that differs only in case
+  expect(byModel.some((g) => g.model === "modèle-ü-🚀" && g.customer_cost_usd > 0)).toBe(true);
+  const caseVariant = byModel.filter((g) => g.model === "Diff-A");
+  expect(caseVariant.length > 0 && caseVariant.every((g) => g.customer_cost_usd === 0)).toBe(true);
   expect(of("provider-health?window=30m").some((h) => h.total_requests > 0)).toBe(true);
   // sums past 2^53 pico-dollars ($9,007.2), which no float holds to the pico-dollar
   const totals: Json[] = of("usage-summary").flatMap((r) => (r.group_by.length === 0 ? r.groups : []));

@@ -1,9 +1,10 @@
 import type { CallEvent, CallUsage, GatewayEndpoint, LimitName, LimitScope } from "@gateway/contracts";
 import { callsTopic } from "@gateway/contracts";
 import type { DifferentialConfig, WorkloadConfig } from "./differential-config.ts";
-import { queryNows, windowLengthsMs } from "./differential-reports.ts";
+import { edgeTimes, withTwins, withWhales } from "./differential-edge-calls.ts";
+import { queryNows } from "./differential-reports.ts";
 
-/** Where the generated calls fall: 36 UTC days across two month ends, the last call before `queryNows[0]`. */
+/** The generated calls' days: 36 UTC days across two month ends (edge calls also sit on the report clocks). */
 export const workloadStart = Date.UTC(2026, 0, 27, 0, 0, 0);
 export const workloadEnd = Date.UTC(2026, 2, 3, 9, 30, 0);
 
@@ -21,10 +22,20 @@ function seededRandom(seed: number): () => number {
 
 /**
  * Served models by price state: `diff-a` and `diff-b` get operator prices (re-priced mid-run),
- * `gpt-5.4` and `claude-sonnet-4-5` are priced by the seeded table, `diff-unknown` has no price
- * until the run gives it one (from mid-workload on), `diff-never` has none at all.
+ * as does a name past ASCII; `gpt-5.4` and `claude-sonnet-4-5` are priced by the seeded table,
+ * `diff-unknown` has no price until the run gives it one (from mid-workload on), `diff-never`
+ * has none at all, nor has `Diff-A`, which only a case-blind store would take for `diff-a`.
  */
-const byoModels = ["diff-a", "diff-b", "gpt-5.4", "claude-sonnet-4-5", "diff-unknown", "diff-never"];
+const byoModels = [
+  "diff-a",
+  "diff-b",
+  "gpt-5.4",
+  "claude-sonnet-4-5",
+  "diff-unknown",
+  "diff-never",
+  "Diff-A",
+  "modèle-ü-🚀",
+];
 const endpoints: GatewayEndpoint[] = ["messages", "chat_completions", "responses", "count_tokens"];
 const refusals: [LimitScope, LimitName][] = [
   ["api_key", "requests_per_minute"],
@@ -37,15 +48,16 @@ const refusals: [LimitScope, LimitName][] = [
 /**
  * `count` call events as the gateway publishes them, in time order: every org, project, workload
  * and key of `config`, byo and managed (routed to the catalog model), each arm and fallback,
- * streams cut and whole, upstream errors, limit refusals, usage missing for each reason, and
- * token counts up to millions (money well past a dollar per call). Upstream request ids repeat,
- * as they do across providers, so the call-cost route's "newest first" rule is exercised.
+ * streams cut and whole, upstream errors, limit refusals, usage missing for each reason, token
+ * counts up to millions, and the calls of differential-edge-calls.ts (on day, hour and window
+ * edges, twins, whales). Upstream request ids repeat, as they do across providers, so the
+ * call-cost route's "newest first" rule is exercised.
  */
 export function generateCalls(config: DifferentialConfig, count: number, seed = 37): CallEvent[] {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const chance = (p: number) => random() < p;
-  const edges = edgeTimes();
+  const edges = edgeTimes(workloadStart, workloadEnd);
   const times = [...edges, ...Array.from({ length: count - edges.length }, () => callTime(random))].sort(
     (a, b) => a - b,
   );
@@ -54,29 +66,7 @@ export function generateCalls(config: DifferentialConfig, count: number, seed = 
     const refused = chance(0.04) ? pick(refusals) : null;
     return callEvent(i, at, workload, refused, { random, pick, chance });
   });
-  return withTwins(events);
-}
-
-/**
- * Every 97th call made the twin of the one before it: the same org, workload, key, instant and
- * upstream request id (`up_twin_<n>`), so a lookup by that id has two newest calls to choose from.
- */
-function withTwins(events: CallEvent[]): CallEvent[] {
-  for (let i = 1; i < events.length; i += 97) {
-    const [first, second] = [events[i - 1]!, events[i]!];
-    if (first.refused_by || second.refused_by) continue;
-    const shared = {
-      org_id: first.org_id,
-      project_id: first.project_id,
-      workload_id: first.workload_id,
-      api_key_id: first.api_key_id,
-      received_at: first.received_at,
-      upstream_request_id: `up_twin_${i}`,
-    };
-    events[i - 1] = { ...first, ...shared };
-    events[i] = { ...second, ...shared };
-  }
-  return events;
+  return withWhales(withTwins(events), config.workloads[0]!);
 }
 
 /**
@@ -87,24 +77,6 @@ function callTime(random: () => number): number {
   if (random() < 0.75) return workloadStart + Math.floor(random() * (workloadEnd - workloadStart));
   const busyUntil = Math.min(Date.parse(queryNows[Math.floor(random() * queryNows.length)]!), workloadEnd);
   return busyUntil - Math.floor(random() * 26 * 3_600_000);
-}
-
-/**
- * Calls on the edges where a store could count a call in the wrong group or window: the last
- * millisecond of each UTC day and hour of the first and last days, and the first one after it;
- * and each window's start at each clock the reports are asked at, a millisecond before, on it
- * and after it, and the clock itself (a window ends there).
- */
-function edgeTimes(): number[] {
-  const edges: number[] = [];
-  for (let day = workloadStart + 86_400_000; day < workloadEnd; day += 86_400_000) edges.push(day - 1, day);
-  for (let hour = workloadEnd - 6 * 3_600_000; hour < workloadEnd; hour += 3_600_000)
-    edges.push(hour - 1, hour);
-  for (const now of queryNows.map((n) => Date.parse(n))) {
-    edges.push(now - 1, now);
-    for (const length of windowLengthsMs) edges.push(now - length - 1, now - length, now - length + 1);
-  }
-  return [...new Set(edges)];
 }
 
 interface Draw {
@@ -124,10 +96,18 @@ function callEvent(
   const fallback = routed && chance(0.1);
   const endpoint = pick(endpoints);
   const stream = endpoint !== "count_tokens" && chance(0.4);
-  const requested = pick(byoModels);
-  const served = refused ? null : routed && !fallback ? "diff-small" : chance(0.02) ? null : requested;
   const failed = !refused && chance(0.07);
   const status = refused ? 429 : failed ? pick([500, 502, 503, 400]) : 200;
+  // a request too malformed to name its model
+  const requested = status === 400 && chance(0.5) ? null : pick(byoModels);
+  const served =
+    refused || requested === null
+      ? null
+      : routed && !fallback
+        ? "diff-small"
+        : chance(0.02)
+          ? null
+          : requested;
   const outcome = !stream
     ? "complete"
     : failed
@@ -152,7 +132,7 @@ function callEvent(
     received_at: new Date(at).toISOString(),
     endpoint,
     provider_label:
-      routed && !fallback ? "managed" : requested.startsWith("gpt") ? "provider_b" : "provider_a",
+      routed && !fallback ? "managed" : requested?.startsWith("gpt") ? "provider_b" : "provider_a",
     mode: routed && !fallback ? "managed" : "byo",
     route: fallback ? "fallback" : routed ? "gateway" : "primary",
     fallback_reason: fallback ? pick(["timeout", "error"] as const) : null,
@@ -173,13 +153,9 @@ function callEvent(
   };
 }
 
-/**
- * Token counts from none to millions; the cache write split between its two TTLs. One call in
- * fifty is a whale of up to a billion tokens (at most $6,700 at these prices, under the $9,007 of
- * 2^53 pico-dollars a single call's cost is read in on SQLite), so that sums pass 2^53 pico-dollars.
- */
+/** Token counts from none to millions; the cache write split between its two TTLs. */
 function usage(random: () => number, chance: (p: number) => boolean): CallUsage {
-  const scale = chance(0.02) ? 1_000_000_000 : chance(0.05) ? 3_000_000 : chance(0.3) ? 200_000 : 8_000;
+  const scale = chance(0.05) ? 3_000_000 : chance(0.3) ? 200_000 : 8_000;
   const count = (max: number) => Math.floor(random() * max);
   const write5m = chance(0.3) ? count(scale / 4) : 0;
   const write1h = chance(0.15) ? count(scale / 8) : 0;

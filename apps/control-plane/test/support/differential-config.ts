@@ -49,6 +49,7 @@ const initialPrices = [
   price("diff-a", "2026-01-01T00:00:00Z", ["3.123457", "3.75", "6.000001", "0.312346", "15.5"]),
   price("diff-b", "2026-01-01T00:00:00Z", ["0.000001", "0", "0", "0.000003", "0.7"]),
   price("diff-small", "2026-01-01T00:00:00Z", ["0.25", "0.3125", "0.5", "0.025", "1.999999"]),
+  price("modèle-ü-🚀", "2026-01-01T00:00:00Z", ["0.7", "0.875", "1.4", "0.07", "2.8"]),
 ];
 
 /** Prices added after their calls were recorded: each queues a re-pricing job. Effective mid-day. */
@@ -121,7 +122,8 @@ export async function configure(session: ControlPlaneHarness): Promise<Different
     const projectIds = [org.defaultProject, extra.id];
     for (const projectId of projectIds) {
       const ids = await projectWorkloads(cp, org.id, projectId, minted);
-      const routePcts = [0, 35 + n * 10, 100];
+      // fractional dials: the routing status rounds the stored value on both stores
+      const routePcts = [0, 33.3 + n * 11.35, 100];
       for (const [w, id] of ids.entries()) {
         const routePct = routePcts[w]!;
         const path = `${admin}/projects/${projectId}/workloads/${id}`;
