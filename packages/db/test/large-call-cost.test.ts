@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  callCost,
   type DbHandle,
   insertPrice,
   priceCallsById,
@@ -28,7 +29,7 @@ describe.each(testStores())("a call costing more than 2^53 pico-dollars on %s", 
   });
   afterAll(() => handle?.close());
 
-  it("is priced and re-priced exactly", async () => {
+  it("is priced, re-priced and read exactly", async () => {
     const { db } = handle;
     const call = {
       ...generatedCall(1),
@@ -54,5 +55,7 @@ describe.each(testStores())("a call costing more than 2^53 pico-dollars on %s", 
     await insertPrice(db, outputPrice("price_2", "2001-01-01T00:00:00Z", "16"));
     expect(await repriceCallsFor(db, "huge-model")).toBe(1);
     expect(await total()).toBe(16_000.000016);
+    // and the call-cost route reads the one call's cost
+    expect((await callCost(db, call.orgId, call.requestId))?.customer_cost_usd).toBe(16_000.000016);
   });
 });

@@ -1,7 +1,8 @@
 import type { UnpricedReason } from "@gateway/contracts";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { query } from "../dialect.ts";
+import { sqlFor } from "../sql-dialect.ts";
 import { usd } from "./format.ts";
 
 export interface CallCost {
@@ -33,9 +34,17 @@ const money = (v: string | null) => (v === null ? null : usd(v));
  * not found.
  */
 export async function callCost(db: Db, orgId: string, correlationId: string): Promise<CallCost | null> {
+  const exact = sqlFor(db).exactMoney;
   const [row] = await query(db, (orm, { calls }) =>
     orm
-      .select()
+      .select({
+        ...getTableColumns(calls),
+        uncachedInputUsd: exact(calls.uncachedInputUsd),
+        cacheWriteUsd: exact(calls.cacheWriteUsd),
+        cacheReadUsd: exact(calls.cacheReadUsd),
+        outputUsd: exact(calls.outputUsd),
+        customerCostUsd: exact(calls.customerCostUsd),
+      })
       .from(calls)
       .where(
         and(
