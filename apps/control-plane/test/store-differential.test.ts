@@ -84,9 +84,10 @@ function expectEveryCase(answers: Map<string, string>) {
   const caseVariant = byModel.filter((g) => g.model === "Diff-A");
   expect(caseVariant.length > 0 && caseVariant.every((g) => g.customer_cost_usd === 0)).toBe(true);
   expect(of("provider-health?window=30m").some((h) => h.total_requests > 0)).toBe(true);
-  // sums past 2^53 pico-dollars ($9,007.2), which no float holds to the pico-dollar
+  // a call's cost and sums past 2^53 pico-dollars ($9,007.2), which no float holds to the pico-dollar
   const totals: Json[] = of("usage-summary").flatMap((r) => (r.group_by.length === 0 ? r.groups : []));
   expect(totals.some((g) => g.customer_cost_usd > 9_007.2)).toBe(true);
+  expect(of("/cost").some((c) => c.customer_cost_usd > 9_007.2)).toBe(true);
 }
 
 /** Every report's answer on a fresh control plane over `store`, keyed by the query (clock and path). */

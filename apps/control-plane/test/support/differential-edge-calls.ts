@@ -22,9 +22,9 @@ export function edgeTimes(start: number, end: number): number[] {
 }
 
 /**
- * Every 300th call a whale of `workload`: ~1 billion tokens of diff-a, about $4,200 (under the
- * $9,007 of 2^53 pico-dollars that one call's cost is read in on SQLite), so that the project's
- * sums pass 2^53 pico-dollars.
+ * Every 300th call a whale of `workload`: 1.5 billion tokens of diff-a, about $12,000, so that a
+ * single call's cost passes 2^53 pico-dollars ($9,007), more than a JS number holds exactly, and
+ * the project's sums pass it many times over. diff-a is re-priced mid-run: the old cost is read back.
  */
 export function withWhales(events: CallEvent[], workload: WorkloadConfig): CallEvent[] {
   for (let i = 150; i < events.length; i += 300) {
@@ -52,7 +52,7 @@ export function withWhales(events: CallEvent[], workload: WorkloadConfig): CallE
         cache_creation_input_tokens: 0,
         cache_creation_5m_input_tokens: 0,
         cache_creation_1h_input_tokens: 0,
-        output_tokens: 90_000_000 + i,
+        output_tokens: 600_000_000 + i,
         raw: {},
       },
     };
