@@ -30,7 +30,18 @@ export function priceToPicoPerToken(usdPerMtok: string): bigint {
   return pico / 1_000_000n;
 }
 
-/** Pico-dollars of a SQL sum taken as whole micro-dollars plus the rest (sql-dialect.ts, `costSums`). */
+/**
+ * Pico-dollars of a SQL sum taken as whole micro-dollars plus the rest (sql-dialect.ts, `costSums`).
+ * Each part becomes a BigInt without passing through a float: a driver's integer as it came
+ * (number, bigint or its digits), and a fraction is an error rather than a rounding.
+ */
 export function picoFromParts(micros: unknown, rest: unknown): bigint {
-  return BigInt(Number(micros ?? 0)) * 1_000_000n + BigInt(Number(rest ?? 0));
+  return wholeNumber(micros) * 1_000_000n + wholeNumber(rest);
+}
+
+function wholeNumber(value: unknown): bigint {
+  if (value === null || value === undefined) return 0n;
+  if (typeof value === "bigint" || typeof value === "number" || typeof value === "string")
+    return BigInt(value);
+  throw new Error(`not an integer from SQL: ${String(value)}`);
 }

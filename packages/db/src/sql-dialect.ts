@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { isSqlite } from "./dialect.ts";
 import { picoFromParts, picoToUsd } from "./money.ts";
@@ -28,7 +28,16 @@ export interface SqlDialect {
   /** A scope of `refused_by` (`<scope>.<limit>`) and its limit. */
   refusedScope(column: SQL): SQL;
   refusedLimit(column: SQL): SQL;
+  /**
+   * A money column of one row selected so that any amount reads back, as its column reads it:
+   * SQLite's pico-dollars as text, since past 2^53 ($9,007) node:sqlite reads no number.
+   */
+  exactMoney(column: AnyColumn): SQL<string | null>;
 }
+
+/** A money column's own decoder (numeric text, or SQLite's pico-dollars to decimal text). */
+const moneyOf = (column: AnyColumn) => (value: unknown) =>
+  value === null ? null : (column.mapFromDriverValue(value) as string);
 
 const postgres: SqlDialect = {
   ts: (date) => sql`${date.toISOString()}::timestamptz`,
@@ -41,6 +50,7 @@ const postgres: SqlDialect = {
   instantIn: (value) => new Date(String(value)),
   refusedScope: (column) => sql`split_part(${column}, '.', 1)`,
   refusedLimit: (column) => sql`split_part(${column}, '.', 2)`,
+  exactMoney: (column) => sql`${column}`.mapWith(moneyOf(column)),
 };
 
 /**
@@ -60,6 +70,7 @@ const sqlite: SqlDialect = {
   instantIn: (value) => new Date(Number(value)),
   refusedScope: (column) => sql`substr(${column}, 1, instr(${column}, '.') - 1)`,
   refusedLimit: (column) => sql`substr(${column}, instr(${column}, '.') + 1)`,
+  exactMoney: (column) => sql`cast(${column} as text)`.mapWith(moneyOf(column)),
 };
 
 export function sqlFor(db: Db): SqlDialect {

@@ -6,7 +6,7 @@ import { type ConfigCache, createInProcessCache } from "@gateway/cache";
 import { silentLogger } from "@gateway/contracts";
 import type { Db } from "@gateway/db";
 import { openTestDb } from "@gateway/db/testing";
-import { createInProcessQueue } from "@gateway/jobs";
+import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
 import { createInProcessLimits } from "@gateway/limits";
 import type { DrainSettings } from "@gateway/runtime";
 import { type ControlPlaneSession, firstOrgSession, operatorToken } from "@gateway/testkit";
@@ -21,6 +21,8 @@ export interface ControlPlaneHarness extends ControlPlaneSession {
   db: Db;
   /** The config cache it publishes to (what a gateway would read). */
   cache: ConfigCache;
+  /** The job queue it enqueues to, which no worker takes unless a test starts one on it. */
+  jobs: JobQueue;
   /** Drains it as a SIGTERM does (`options.drain`; at once by default): `/readyz` 503 first. */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startControlPlane(
     url,
     db,
     cache,
+    jobs,
     stop: served.stop,
     async close() {
       await served.stop();

@@ -1,7 +1,8 @@
 import type { UnpricedReason } from "@gateway/contracts";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { query } from "../dialect.ts";
+import { sqlFor } from "../sql-dialect.ts";
 import { usd } from "./format.ts";
 
 export interface CallCost {
@@ -29,12 +30,21 @@ const money = (v: string | null) => (v === null ? null : usd(v));
 /**
  * The cost of one of the org's calls, found by our request id, the upstream request id, or the
  * upstream response/message id (in that order of preference; the newest call when an upstream id
- * repeats). Another org's call is simply not found.
+ * repeats, the greatest request id among calls of the same instant). Another org's call is simply
+ * not found.
  */
 export async function callCost(db: Db, orgId: string, correlationId: string): Promise<CallCost | null> {
+  const exact = sqlFor(db).exactMoney;
   const [row] = await query(db, (orm, { calls }) =>
     orm
-      .select()
+      .select({
+        ...getTableColumns(calls),
+        uncachedInputUsd: exact(calls.uncachedInputUsd),
+        cacheWriteUsd: exact(calls.cacheWriteUsd),
+        cacheReadUsd: exact(calls.cacheReadUsd),
+        outputUsd: exact(calls.outputUsd),
+        customerCostUsd: exact(calls.customerCostUsd),
+      })
       .from(calls)
       .where(
         and(
@@ -49,6 +59,8 @@ export async function callCost(db: Db, orgId: string, correlationId: string): Pr
       .orderBy(
         sql`case when ${calls.requestId} = ${correlationId} then 0 when ${calls.upstreamRequestId} = ${correlationId} then 1 else 2 end`,
         sql`${calls.receivedAt} desc`,
+        // two calls at the same instant: one answer on both stores, not whichever row comes first
+        sql`${calls.requestId} desc`,
       )
       .limit(1),
   );

@@ -18,7 +18,8 @@ interface Target {
   api_key_id: string;
   mode: string;
   day: string;
-  old_cost: number | null;
+  /** Pico-dollars as text: a call's cost may pass 2^53, which node:sqlite will not read as a number. */
+  old_cost: string | null;
   old_status: string;
   old_reason: string | null;
   old_price_id: string | null;
@@ -62,7 +63,7 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
     sql`
     select c.request_id, c.project_id, ${d.hourOf(sql`c.received_at`)} as hour, c.workload_id, c.provider_label,
            ${modelKey} as model, c.route, c.api_key_id, c.mode, ${d.dayOf(sql`c.received_at`)} as day,
-           c.customer_cost_usd as old_cost, c.pricing_status as old_status, c.unpriced_reason as old_reason,
+           cast(c.customer_cost_usd as text) as old_cost, c.pricing_status as old_status, c.unpriced_reason as old_reason,
            c.price_id as old_price_id, c.input_tokens, c.cache_creation_5m_input_tokens as w5m,
            c.cache_creation_1h_input_tokens as w1h, c.cache_read_input_tokens as read, c.output_tokens as output,
            p.id as price_id, p.input_usd_per_mtok as p_in, p.cache_write_5m_usd_per_mtok as p_w5m,
