@@ -138,109 +138,125 @@ export async function startSplitDeployment({
   const mocks = await startMockProviders();
   const work = await mkdtemp(join(tmpdir(), "gw-split-"));
   const engines = await startEngines(work, run);
-  const secrets = {
-    GATEWAY_OPERATOR_TOKEN: operatorToken,
-    GATEWAY_CURSOR_SECRET: `e2e-cursor-secret-${run}`,
-    GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
-  };
-  const env: Record<string, string> = {
-    ...engines.env,
-    ...(secretsAsFiles ? await secretFiles(join(work, "secrets"), secrets) : secrets),
-    GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
-    GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
-    [catalogKeyEnv]: "sk-operator-e2e-catalog",
-    GATEWAY_DRAIN_TIMEOUT_MS: "5000",
-    // as deployed behind a load balancer: past two failed checks of the test's HAProxy (300 ms apart)
-    GATEWAY_DRAIN_DELAY_MS: "1500",
-    PORT: "0",
-  };
-  // the control plane migrates the database, so it starts first
-  const cp = await startApp("control-plane", entry("control-plane"), env, listening);
-  // Started once ready as a load balancer sees it (`/readyz`: Redis connected, the config cache
-  // complete), not only listening: the tests send their traffic straight to it, with no balancer
-  // to hold it back, and a gateway restarted between two tests answered 503 to the next one's
-  // first request while its Redis connection was still coming up.
-  const gateway = async (n: number, port = "0") => {
-    const started = await startApp(
-      `gateway-${n}`,
-      entry("gateway"),
-      {
-        ...env,
-        PORT: port,
-        GATEWAY_SPOOL_DIR: join(work, `spool-${n}`),
-        GATEWAY_INSTANCE_ID: `gateway-${n}`,
-      },
-      listening,
-    );
-    try {
-      await within(30_000, () => isReady(started.match[1]!), 50);
-    } catch (error) {
-      await started.app.stop("SIGKILL");
-      throw new Error(
-        `gateway-${n} never became ready: ${String(error)}\n${started.app.output().slice(-4_000)}`,
-      );
-    }
+  // a deployment that fails to start leaves nothing running: its apps and engines are stopped
+  const launched: AppProcess[] = [];
+  const launch = async (...args: Parameters<typeof startApp>) => {
+    const started = await startApp(...args);
+    launched.push(started.app);
     return started;
   };
-  const captureWriter = () =>
-    startApp(
-      "capture-writer",
-      entry("capture-writer"),
-      { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-capture-writer") },
-      consuming,
-    ).then((s) => s.app);
-  const [g1, g2, cw, cost] = await Promise.all([
-    gateway(1),
-    gateway(2),
-    captureWriter(),
-    startApp(
-      "costing-worker",
-      entry("costing-worker"),
-      { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-costing-worker") },
-      consuming,
-    ),
-  ]);
-  const apps = {
-    controlPlane: cp.app,
-    gateway1: g1.app,
-    gateway2: g2.app,
-    captureWriter: cw,
-    costingWorker: cost.app,
-  };
-  return {
-    kind: "split",
-    gateways: [g1.match[1]!, g2.match[1]!],
-    controlPlane: cp.match[1]!,
-    mocks,
-    apps,
-    engines,
-    env,
-    sql: engines.sql,
-    cp: controlPlaneClient(cp.match[1]!, operatorToken),
-    probeUrl(app) {
-      return listening.exec(apps[app].output())![1]!;
-    },
-    dumpLogs() {
-      for (const app of Object.values(apps)) console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`);
-    },
-    limitsFallbacks: () =>
-      [apps.gateway1, apps.gateway2]
-        .map((g) => g.output().split("limits: redis did not answer").length - 1)
-        .reduce((a, b) => a + b, 0),
-    async restartCaptureWriter() {
-      apps.captureWriter = await captureWriter();
-    },
-    async restartGateway(n) {
-      const port = new URL(n === 1 ? g1.match[1]! : g2.match[1]!).port;
-      apps[`gateway${n}`] = (await gateway(n, port)).app;
-    },
-    async close() {
-      await Promise.all(Object.values(apps).map((a) => a.stop()));
-      await engines.stop();
-      await mocks.close();
-      await rm(work, { recursive: true, force: true });
-    },
-  };
+  try {
+    const secrets = {
+      GATEWAY_OPERATOR_TOKEN: operatorToken,
+      GATEWAY_CURSOR_SECRET: `e2e-cursor-secret-${run}`,
+      GATEWAY_PROVIDER_B_MANAGED_KEY: responsesKey,
+    };
+    const env: Record<string, string> = {
+      ...engines.env,
+      ...(secretsAsFiles ? await secretFiles(join(work, "secrets"), secrets) : secrets),
+      GATEWAY_PROVIDER_A_URL: mocks.providerA.url,
+      GATEWAY_PROVIDER_B_URL: mocks.providerB.url,
+      [catalogKeyEnv]: "sk-operator-e2e-catalog",
+      GATEWAY_DRAIN_TIMEOUT_MS: "5000",
+      // as deployed behind a load balancer: past two failed checks of the test's HAProxy (300 ms apart)
+      GATEWAY_DRAIN_DELAY_MS: "1500",
+      PORT: "0",
+    };
+    // the control plane migrates the database, so it starts first
+    const cp = await launch("control-plane", entry("control-plane"), env, listening);
+    // Started once ready as a load balancer sees it (`/readyz`: Redis connected, the config cache
+    // complete), not only listening: the tests send their traffic straight to it, with no balancer
+    // to hold it back, and a gateway restarted between two tests answered 503 to the next one's
+    // first request while its Redis connection was still coming up.
+    const gateway = async (n: number, port = "0") => {
+      const started = await launch(
+        `gateway-${n}`,
+        entry("gateway"),
+        {
+          ...env,
+          PORT: port,
+          GATEWAY_SPOOL_DIR: join(work, `spool-${n}`),
+          GATEWAY_INSTANCE_ID: `gateway-${n}`,
+        },
+        listening,
+      );
+      try {
+        await within(30_000, () => isReady(started.match[1]!), 50);
+      } catch (error) {
+        await started.app.stop("SIGKILL");
+        throw new Error(
+          `gateway-${n} never became ready: ${String(error)}\n${started.app.output().slice(-4_000)}`,
+        );
+      }
+      return started;
+    };
+    const captureWriter = () =>
+      launch(
+        "capture-writer",
+        entry("capture-writer"),
+        { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-capture-writer") },
+        consuming,
+      ).then((s) => s.app);
+    const [g1, g2, cw, cost] = await Promise.all([
+      gateway(1),
+      gateway(2),
+      captureWriter(),
+      launch(
+        "costing-worker",
+        entry("costing-worker"),
+        { ...env, GATEWAY_SPOOL_DIR: join(work, "spool-costing-worker") },
+        consuming,
+      ),
+    ]);
+    const apps = {
+      controlPlane: cp.app,
+      gateway1: g1.app,
+      gateway2: g2.app,
+      captureWriter: cw,
+      costingWorker: cost.app,
+    };
+    return {
+      kind: "split",
+      gateways: [g1.match[1]!, g2.match[1]!],
+      controlPlane: cp.match[1]!,
+      mocks,
+      apps,
+      engines,
+      env,
+      sql: engines.sql,
+      cp: controlPlaneClient(cp.match[1]!, operatorToken),
+      probeUrl(app) {
+        return listening.exec(apps[app].output())![1]!;
+      },
+      dumpLogs() {
+        for (const app of Object.values(apps))
+          console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`);
+      },
+      limitsFallbacks: () =>
+        [apps.gateway1, apps.gateway2]
+          .map((g) => g.output().split("limits: redis did not answer").length - 1)
+          .reduce((a, b) => a + b, 0),
+      async restartCaptureWriter() {
+        apps.captureWriter = await captureWriter();
+      },
+      async restartGateway(n) {
+        const port = new URL(n === 1 ? g1.match[1]! : g2.match[1]!).port;
+        apps[`gateway${n}`] = (await gateway(n, port)).app;
+      },
+      async close() {
+        await Promise.all(Object.values(apps).map((a) => a.stop()));
+        await engines.stop();
+        await mocks.close();
+        await rm(work, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled(launched.map((app) => app.stop("SIGKILL")));
+    await engines.stop().catch(() => {});
+    await mocks.close();
+    await rm(work, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /**

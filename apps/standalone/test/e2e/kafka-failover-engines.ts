@@ -18,6 +18,8 @@ export async function failoverEngines(work: string, run: string): Promise<Failov
   const secureDir = join(work, "secure");
   const kafkaEnv = {
     SECURE_DIR: secureDir,
+    // its own throwaway CA, also where .ci/run exported the default set's (SECURE_CA_DIR)
+    SECURE_CA_DIR: join(secureDir, "ca"),
     SECURE_KAFKA_SASL_PORT_BASE: "63100",
     SECURE_KAFKA_MTLS_PORT_BASE: "63110",
     SECURE_KAFKA_CONTROLLER_PORT_BASE: "63120",
@@ -42,7 +44,7 @@ export async function failoverEngines(work: string, run: string): Promise<Failov
         GATEWAY_REDIS_URL: await infra("redis", "url", redisEnv),
         GATEWAY_REDIS_NAMESPACE: `e2e-${run}`,
         GATEWAY_KAFKA_BROKERS: await infra("secure/kafka", "url", kafkaEnv),
-        GATEWAY_KAFKA_CA_FILE: join(secureDir, "ca", "ca.crt"),
+        GATEWAY_KAFKA_CA_FILE: join(kafkaEnv.SECURE_CA_DIR, "ca.crt"),
         GATEWAY_KAFKA_SASL_MECHANISM: "SCRAM-SHA-512",
         GATEWAY_KAFKA_SASL_USERNAME: kafkaEnv.SECURE_KAFKA_USER,
         GATEWAY_KAFKA_SASL_PASSWORD: kafkaEnv.SECURE_KAFKA_PASSWORD,

@@ -24,7 +24,12 @@ export interface SentinelRedisEngines extends EngineSet {
  * Kafka is a plain one of the deployment's own; PostgreSQL and S3 the shared ones.
  */
 export async function sentinelRedisEngines(work: string, run: string): Promise<SentinelRedisEngines> {
-  const redisEnv = { ...redisPorts, SECURE_DIR: join(work, "secure") };
+  // its own throwaway CA, also where .ci/run exported the default set's (SECURE_CA_DIR)
+  const redisEnv = {
+    ...redisPorts,
+    SECURE_DIR: join(work, "secure"),
+    SECURE_CA_DIR: join(work, "secure", "ca"),
+  };
   const [stores, kafka] = await Promise.all([
     sharedStores(run),
     ownKafka(work),
