@@ -13,7 +13,7 @@ export function checkEngineSettings(env: Settings, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: "custom", path: [setting], message });
   if ("GATEWAY_KAFKA_BROKERS" in env) checkKafka(env, refuse);
   if ("GATEWAY_REDIS_NAMESPACE" in env) checkRedis(env, refuse);
-  if (env.GATEWAY_DATABASE_CA_FILE && env.GATEWAY_DATABASE_URL) {
+  if (env.GATEWAY_DATABASE_CA_FILE && env.GATEWAY_DATABASE_URL && URL.canParse(env.GATEWAY_DATABASE_URL)) {
     const mode = new URL(env.GATEWAY_DATABASE_URL).searchParams.get("sslmode");
     if (mode && mode !== "verify-full")
       refuse("GATEWAY_DATABASE_CA_FILE", `means sslmode=verify-full; the URL asks for sslmode=${mode}`);

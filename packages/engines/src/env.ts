@@ -20,9 +20,16 @@ export const postgresEnv = {
    * `GATEWAY_DATABASE_CA_FILE` instead (postgres.js does not read `sslrootcert` from the URL).
    */
   GATEWAY_DATABASE_URL: secret(
-    z.url().refine((url) => ["", "system"].includes(new URL(url).searchParams.get("sslrootcert") ?? ""), {
-      message: "sslrootcert=<file> is not read from the URL; give the file as GATEWAY_DATABASE_CA_FILE",
-    }),
+    // a URL that does not parse is z.url()'s to report; this rule looks only at one that does
+    z
+      .url()
+      .refine(
+        (url) =>
+          !URL.canParse(url) || ["", "system"].includes(new URL(url).searchParams.get("sslrootcert") ?? ""),
+        {
+          message: "sslrootcert=<file> is not read from the URL; give the file as GATEWAY_DATABASE_CA_FILE",
+        },
+      ),
   ),
   GATEWAY_DATABASE_POOL_SIZE: z.coerce.number().int().positive().default(10),
   /** TLS with verify-full (the chain to these CAs, and the URL's host name) when set. */

@@ -279,6 +279,15 @@ describe("PostgreSQL and S3", () => {
     ).toContain("system");
   });
 
+  it("says a database URL that does not parse is invalid, in one line naming it, with or without a CA file", () => {
+    const withCa: Record<string, string>[] = [{}, { GATEWAY_DATABASE_CA_FILE: pems.file("ca.crt") }];
+    for (const ca of withCa) {
+      const lines = problems({ GATEWAY_DATABASE_URL: "postgres://db internal:5432/gw", ...ca });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^GATEWAY_DATABASE_URL: /);
+    }
+  });
+
   it("takes a CA file for an https endpoint only", () => {
     expect(
       problems({ GATEWAY_S3_CA_FILE: pems.file("ca.crt"), GATEWAY_S3_ENDPOINT: "http://minio:9000" }),
