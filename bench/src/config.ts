@@ -48,6 +48,11 @@ export interface BenchConfig {
    * 50-200 KB of context, and each of its bytes crosses the gateway's event path.
    */
   promptBytes: number;
+  /**
+   * A 30 % route to a catalog model on the mock, every request naming one of 1,000 conversations
+   * (split gateway only): what conversation affinity costs per request.
+   */
+  route: boolean;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -88,6 +93,9 @@ function peerList(raw: string | undefined): PeerName[] {
 const flag = (raw: string | undefined) => raw === "1" || raw === "true";
 
 export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
+  const gateway = gatewayKind(env.BENCH_GATEWAY);
+  const route = flag(env.BENCH_ROUTE);
+  if (route && gateway !== "split") throw new Error("BENCH_ROUTE needs BENCH_GATEWAY=split");
   return {
     durationS: positiveNumber(env, "BENCH_DURATION_S", 10),
     warmupS: positiveNumber(env, "BENCH_WARMUP_S", 3),
@@ -97,10 +105,11 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     stop: stopMode(env.BENCH_STOP),
     quietWaitS: nonNegativeNumber(env, "BENCH_QUIET_WAIT_S", 10),
     settleMaxS: positiveNumber(env, "BENCH_SETTLE_MAX_S", 60),
-    gateway: gatewayKind(env.BENCH_GATEWAY),
+    gateway,
     peers: peerList(env.BENCH_PEERS),
     pin: flag(env.BENCH_PIN),
     oneClientRequests: Math.round(nonNegativeNumber(env, "BENCH_ONE_CLIENT", 1000)),
     promptBytes: Math.round(nonNegativeNumber(env, "BENCH_PROMPT_BYTES", 0)),
+    route,
   };
 }

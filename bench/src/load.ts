@@ -107,6 +107,8 @@ export interface LoadOptions {
   bearer: string;
   /** More request headers, e.g. a peer's routing headers. */
   headers?: Record<string, string>;
+  /** Names each request's conversation (BENCH_ROUTE). */
+  nextConversation?: () => string;
   /** Count a response without the mock's answer in autocannon's `mismatches` (costs a parse per response). */
   checkAnswers?: boolean;
   scenario: Scenario;
@@ -115,15 +117,27 @@ export interface LoadOptions {
   until: { durationS: number } | { amount: number };
 }
 
-/** autocannon's options for sending `bodies` one after the other, whichever connection asks. */
-function bodiesInTurn(bodies: readonly string[]): Pick<autocannon.Options, "body" | "requests"> {
-  if (bodies.length === 1) return { body: bodies[0]! };
+/** The request's `x-gateway-conversation`, if the target names conversations (BENCH_ROUTE). */
+export function conversationHeader(target: { nextConversation?: () => string }): Record<string, string> {
+  return target.nextConversation ? { "x-gateway-conversation": target.nextConversation() } : {};
+}
+
+/**
+ * autocannon's options for sending `bodies` one after the other, whichever connection asks, each
+ * with its conversation if the target names them.
+ */
+function bodiesInTurn(
+  bodies: readonly string[],
+  target: Pick<LoadOptions, "nextConversation">,
+): Pick<autocannon.Options, "body" | "requests"> {
+  if (bodies.length === 1 && !target.nextConversation) return { body: bodies[0]! };
   let next = 0;
   return {
     requests: [
       {
         setupRequest: (request: autocannon.Request) => {
           request.body = bodies[next++ % bodies.length];
+          request.headers = { ...request.headers, ...conversationHeader(target) };
           return request;
         },
       },
@@ -146,7 +160,7 @@ export async function runLoad(options: LoadOptions): Promise<Result> {
         url: `${options.baseUrl}/v1/chat/completions`,
         method: "POST",
         headers: requestHeaders(options),
-        ...bodiesInTurn(options.scenario.bodies),
+        ...bodiesInTurn(options.scenario.bodies, options),
         connections: options.connections,
         ...(options.checkAnswers
           ? { verifyBody: (body) => carriesMockAnswer(options.scenario.name, String(body)) }

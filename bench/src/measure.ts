@@ -23,6 +23,8 @@ export interface Target {
   bearer: string;
   /** Request headers of its own (a peer's routing), beside the bearer. */
   headers?: Record<string, string>;
+  /** BENCH_ROUTE: the next request's conversation (`x-gateway-conversation`), cycling. */
+  nextConversation?: () => string;
 }
 
 export interface Measurement {
@@ -157,6 +159,7 @@ export async function measure(
       baseUrl: target.baseUrl,
       bearer: target.bearer,
       headers: target.headers,
+      nextConversation: target.nextConversation,
       scenario,
       connections: config.connections,
       until,

@@ -4,7 +4,13 @@
  * and a gateway's added latency is a fraction of one, so this times each request itself.
  */
 import { Client } from "undici";
-import { carriesMockAnswer, requestHeaders, type Scenario, type ScenarioName } from "./load.ts";
+import {
+  carriesMockAnswer,
+  conversationHeader,
+  requestHeaders,
+  type Scenario,
+  type ScenarioName,
+} from "./load.ts";
 import type { Target, TargetName } from "./measure.ts";
 
 export interface OneClientMeasurement {
@@ -97,7 +103,7 @@ async function time(timed: Timed, scenario: Scenario, from: number, count: numbe
     const { statusCode, body } = await timed.client.request({
       path: "/v1/chat/completions",
       method: "POST",
-      headers: requestHeaders(timed.target),
+      headers: { ...requestHeaders(timed.target), ...conversationHeader(timed.target) },
       body: scenario.bodies[i % scenario.bodies.length],
     });
     let first = Number.NaN;

@@ -216,7 +216,11 @@ export function renderReport(
         ? "Gateway: `apps/gateway` of the split deployment on Kafka and Redis, capture on (default " +
           "workload, sample rate 1: every event carries both bodies); its capture writer and costing " +
           "worker are not running, the events wait in Kafka. The engines run on this machine: their " +
-          "CPU is in the 'other' column. "
+          "CPU is in the 'other' column. " +
+          (config.route
+            ? "**Routed** (BENCH_ROUTE): the workload routes 30 % to a catalog model on the same mock, " +
+              "each request names one of 1,000 conversations (`x-gateway-conversation`) in turn. "
+            : "")
         : "Gateway: standalone app, fresh data dir, capture on (default workload, sample rate 1): " +
           "every capture and call row is written by the same process. ") +
       (info.peers.length > 0

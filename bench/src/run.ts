@@ -106,6 +106,7 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
           core,
           spoolDir: join(dataDir, "spool"),
           startTimeoutMs,
+          route: config.route,
         })
       : await startStandaloneGateway(upstream, profileFlags, core);
   const peerTargets: Target[] = [];

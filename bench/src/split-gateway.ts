@@ -15,6 +15,7 @@ import { appendFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freshPostgresDatabase } from "@gateway/db/testing";
 import { appCommand } from "./app-command.ts";
+import { benchCatalogKeyEnv, conversationCycle, routeBenchWorkload } from "./bench-route.ts";
 import { type Child, startChild } from "./children.ts";
 import type { Target } from "./measure.ts";
 
@@ -41,6 +42,8 @@ interface SplitOptions extends Omit<DeploymentOptions, "extraEnv"> {
   nodeFlags: string[];
   /** The core to pin the gateway process to (BENCH_PIN), if any. */
   core: number | undefined;
+  /** BENCH_ROUTE: a 30 % route on the bench workload, each request naming its conversation. */
+  route: boolean;
 }
 
 /**
@@ -196,11 +199,19 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
     extraEnv: {
       GATEWAY_PROVIDER_A_URL: options.upstream.providerA,
       GATEWAY_PROVIDER_B_URL: options.upstream.providerB,
+      ...(options.route ? { [benchCatalogKeyEnv]: "sk-bench-catalog" } : {}),
     },
   });
   if (process.env.BENCH_LIMITS === "true") await limitEverything(deployment);
+  if (options.route) await routeBenchWorkload(deployment, options.upstream.providerB);
   const gateway = await deployment.start("gateway", { nodeFlags: options.nodeFlags, core: options.core });
-  return { name: "gateway", pid: gateway.pid, baseUrl: urlOf(gateway.lines), bearer: deployment.org.apiKey };
+  return {
+    name: "gateway",
+    pid: gateway.pid,
+    baseUrl: urlOf(gateway.lines),
+    bearer: deployment.org.apiKey,
+    ...(options.route ? { nextConversation: conversationCycle() } : {}),
+  };
 }
 
 /**
