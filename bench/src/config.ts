@@ -49,10 +49,11 @@ export interface BenchConfig {
    */
   promptBytes: number;
   /**
-   * A 30 % route to a catalog model on the mock, every request naming one of 1,000 conversations
-   * (split gateway only): what conversation affinity costs per request.
+   * A 30 % route to a catalog model on the mock (split gateway only): `conversations`, every
+   * request naming one of 1,000 conversations, or `draw`, naming none (each drawn on its own).
+   * The two against each other: what conversation affinity costs per request.
    */
-  route: boolean;
+  route: BenchRoute | null;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -92,9 +93,18 @@ function peerList(raw: string | undefined): PeerName[] {
 
 const flag = (raw: string | undefined) => raw === "1" || raw === "true";
 
+export type BenchRoute = "conversations" | "draw";
+/** BENCH_ROUTE: `true` (or `conversations`), `draw`, or unset. */
+function benchRoute(raw: string | undefined): BenchRoute | null {
+  if (raw === undefined || raw === "" || raw === "0" || raw === "false") return null;
+  if (flag(raw) || raw === "conversations") return "conversations";
+  if (raw === "draw") return "draw";
+  throw new Error(`BENCH_ROUTE: expected true, conversations or draw, got ${raw}`);
+}
+
 export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
   const gateway = gatewayKind(env.BENCH_GATEWAY);
-  const route = flag(env.BENCH_ROUTE);
+  const route = benchRoute(env.BENCH_ROUTE);
   if (route && gateway !== "split") throw new Error("BENCH_ROUTE needs BENCH_GATEWAY=split");
   return {
     durationS: positiveNumber(env, "BENCH_DURATION_S", 10),

@@ -219,7 +219,9 @@ export function renderReport(
           "CPU is in the 'other' column. " +
           (config.route
             ? "**Routed** (BENCH_ROUTE): the workload routes 30 % to a catalog model on the same mock, " +
-              "each request names one of 1,000 conversations (`x-gateway-conversation`) in turn. "
+              (config.route === "conversations"
+                ? "each request names one of 1,000 conversations (`x-gateway-conversation`) in turn. "
+                : "no request names a conversation (each is drawn on its own). ")
             : "")
         : "Gateway: standalone app, fresh data dir, capture on (default workload, sample rate 1): " +
           "every capture and call row is written by the same process. ") +

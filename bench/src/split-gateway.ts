@@ -17,6 +17,7 @@ import { freshPostgresDatabase } from "@gateway/db/testing";
 import { appCommand } from "./app-command.ts";
 import { benchCatalogKeyEnv, conversationCycle, routeBenchWorkload } from "./bench-route.ts";
 import { type Child, startChild } from "./children.ts";
+import type { BenchRoute } from "./config.ts";
 import type { Target } from "./measure.ts";
 
 const engineNames = ["postgres", "redis", "kafka", "s3"] as const;
@@ -42,8 +43,8 @@ interface SplitOptions extends Omit<DeploymentOptions, "extraEnv"> {
   nodeFlags: string[];
   /** The core to pin the gateway process to (BENCH_PIN), if any. */
   core: number | undefined;
-  /** BENCH_ROUTE: a 30 % route on the bench workload, each request naming its conversation. */
-  route: boolean;
+  /** BENCH_ROUTE: a 30 % route on the bench workload, each request naming its conversation or none. */
+  route: BenchRoute | null;
 }
 
 /**
@@ -210,7 +211,7 @@ export async function startSplitGateway(options: SplitOptions): Promise<Target> 
     pid: gateway.pid,
     baseUrl: urlOf(gateway.lines),
     bearer: deployment.org.apiKey,
-    ...(options.route ? { nextConversation: conversationCycle() } : {}),
+    ...(options.route === "conversations" ? { nextConversation: conversationCycle() } : {}),
   };
 }
 
