@@ -1,0 +1,33 @@
+import type { Db } from "@gateway/db";
+import { sql } from "drizzle-orm";
+
+/** A throwaway store the report bench fills and times: PostgreSQL or SQLite, behind the same `Db`. */
+export interface BenchStore {
+  name: "postgres" | "sqlite";
+  db: Db;
+  /** Inserts calls number `from` to `to` (of `total`, spread evenly from `since` over 30 days) in one statement. */
+  fill(from: number, to: number): Promise<void>;
+  /** What the store does on its own after a bulk load (PostgreSQL's autovacuum); nothing on SQLite. */
+  settle(): Promise<void>;
+  /** Bytes on disk: the database, with its indexes and write-ahead log. */
+  sizeBytes(): Promise<number>;
+  /** Closes and drops the database (PostgreSQL) or removes its temp dir (SQLite). */
+  dispose(): Promise<void>;
+}
+
+export interface FillPlan {
+  total: number;
+  since: Date;
+  projectId: string;
+}
+
+/**
+ * The columns both fills write, in this order. The values, in each dialect's SQL: eight workloads,
+ * six models, 3% 5xx, 2% fallbacks, 5% routed; 95% priced at exact costs.
+ */
+export const filledColumns = sql.raw(`request_id, org_id, project_id, workload_id, api_key_id, received_at,
+  endpoint, provider_label, mode, route, requested_model, served_model, stream, status, total_ms,
+  stream_outcome, tags, input_tokens, cache_read_input_tokens, cache_creation_input_tokens,
+  cache_creation_5m_input_tokens, cache_creation_1h_input_tokens, output_tokens, pricing_status,
+  unpriced_reason, price_id, uncached_input_usd, cache_write_usd, cache_read_usd, output_usd,
+  customer_cost_usd`);
