@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { freePort } from "@gateway/testkit";
-import { type EngineSet, sharedStores } from "./deployments.ts";
+import { type EngineSet, sharedStores } from "./engine-sets.ts";
 import { infra } from "./processes.ts";
 
 /**

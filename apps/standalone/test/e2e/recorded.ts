@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import type { Deployment, EngineSet, SplitDeployment } from "./deployments.ts";
+import type { Deployment, SplitDeployment } from "./deployments.ts";
+import type { EngineSet } from "./engine-sets.ts";
 import type { TestOrg } from "./scenarios.ts";
 import { within } from "./traffic.ts";
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type EngineSet, ownKafka, sharedStores } from "./deployments.ts";
+import { type EngineSet, ownKafka, sharedStores } from "./engine-sets.ts";
 import { infra } from "./processes.ts";
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import type { EngineSet, SplitDeployment } from "./deployments.ts";
+import type { SplitDeployment } from "./deployments.ts";
+import type { EngineSet } from "./engine-sets.ts";
 import { createTestOrg } from "./scenarios.ts";
 import { chatBody, gatewayCall, within } from "./traffic.ts";
 

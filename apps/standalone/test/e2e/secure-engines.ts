@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import postgres from "postgres";
-import type { EngineSet } from "./deployments.ts";
+import type { EngineSet } from "./engine-sets.ts";
 
 /**
  * The split deployment's engines from the secured set that `infra/secure/engines.sh start` runs
