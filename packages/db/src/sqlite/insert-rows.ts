@@ -1,5 +1,5 @@
 import type { SQLInputValue } from "node:sqlite";
-import { getTableColumns, getTableName, is, Table } from "drizzle-orm";
+import { type Column, getTableColumns, getTableName, is, Table } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { noNul } from "../sql-rows.ts";
 import * as tables from "./schema/index.ts";
@@ -9,11 +9,47 @@ const byName = new Map<string, SQLiteTable>(
   Object.values(tables).flatMap((table) => (is(table, Table) ? [[getTableName(table), table] as const] : [])),
 );
 
+/** How rows of one table are inserted: the statement's text and each column's field and encoder. */
+interface InsertPlan {
+  text: string;
+  columns: { field: string; column: Column }[];
+}
+
+// Made once per (table, returned field): the column list and the statement text were rebuilt for
+// every batch, which the call path paid on each of its two inserts per call.
+const plans = new Map<string, InsertPlan>();
+
+function insertPlan(tableName: string, returning: string): InsertPlan {
+  const cached = plans.get(`${tableName}\0${returning}`);
+  if (cached) return cached;
+  const table = byName.get(tableName);
+  if (!table) throw new Error(`no SQLite table ${tableName}`);
+  const columns = Object.entries(getTableColumns(table)).map(([field, column]) => ({ field, column }));
+  const key = columns.find((c) => c.field === returning)!.column.name;
+  const plan = {
+    text: `insert into "${tableName}" (${columns.map((c) => `"${c.column.name}"`).join(", ")})
+     values (${columns.map(() => "?").join(", ")}) on conflict do nothing returning "${key}" as key`,
+    columns,
+  };
+  plans.set(`${tableName}\0${returning}`, plan);
+  return plan;
+}
+
+/** A field's value as the column stores it: its own encoder (a `Date` to milliseconds, a boolean to 0/1, JSON to text, dollars to pico-dollars). */
+function encoded(column: Column, value: unknown): SQLInputValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string") return column.mapToDriverValue(noNul(value)) as SQLInputValue;
+  const stored: unknown = column.mapToDriverValue(value);
+  // a JSON column's text: U+0000 inside it is the escape `\u0000`
+  if (typeof stored === "string" && stored.includes("\\u0000"))
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? noNul(v) : v));
+  return stored as SQLInputValue;
+}
+
 /**
  * Inserts rows one prepared statement each, ignoring those whose key exists, and returns the
- * `returning` field of the rows inserted. Values go through each column's own encoder (a `Date`
- * to milliseconds, a boolean to 0/1, JSON to text, dollars to pico-dollars). Row by row inside
- * the caller's transaction is SQLite's fastest insert (4.5 µs a row, measured: docs/decisions.md).
+ * `returning` field of the rows inserted. Row by row inside the caller's transaction is SQLite's
+ * fastest insert (4.5 µs a row, measured: docs/decisions.md).
  */
 export async function insertSqliteRows<R extends object>(
   db: SqliteDb,
@@ -21,27 +57,16 @@ export async function insertSqliteRows<R extends object>(
   rows: R[],
   returning: string,
 ): Promise<string[]> {
-  const table = byName.get(tableName);
-  if (!table) throw new Error(`no SQLite table ${tableName}`);
-  const columns = Object.entries(getTableColumns(table));
-  const key = columns.find(([field]) => field === returning)![1].name;
-  const statement = db.connection.statement(
-    `insert into "${tableName}" (${columns.map(([, c]) => `"${c.name}"`).join(", ")})
-     values (${columns.map(() => "?").join(", ")}) on conflict do nothing returning "${key}" as key`,
-  );
+  const { text, columns } = insertPlan(tableName, returning);
   if (db.depth === 0) throw new Error("insertSqliteRows outside a transaction");
+  const statement = db.connection.statement(text);
   const inserted: string[] = [];
+  const values: SQLInputValue[] = new Array(columns.length);
   for (const row of rows) {
-    const values = columns.map(([field, column]): SQLInputValue => {
-      const value: unknown = (row as Record<string, unknown>)[field];
-      if (value === undefined || value === null) return null;
-      if (typeof value === "string") return column.mapToDriverValue(noNul(value)) as SQLInputValue;
-      const encoded: unknown = column.mapToDriverValue(value);
-      // a JSON column's text: U+0000 inside it is the escape `\u0000`
-      if (typeof encoded === "string" && encoded.includes("\\u0000"))
-        return JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? noNul(v) : v));
-      return encoded as SQLInputValue;
-    });
+    for (let i = 0; i < columns.length; i++) {
+      const { field, column } = columns[i]!;
+      values[i] = encoded(column, (row as Record<string, unknown>)[field]);
+    }
     const added = statement.get(...values) as { key: string } | undefined;
     if (added) inserted.push(added.key);
   }
