@@ -4,6 +4,7 @@ import {
   callsTopic,
   frameCallEvent,
   readCallEvent,
+  readCallEventWithBodies,
 } from "@gateway/contracts";
 import { testCallEvent } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
@@ -75,6 +76,20 @@ describe("a call event's frame", () => {
     const json = { ...event, capture: { ...read(encode(captured)).capture! } };
     expect(readCallEvent(json, { capture: false })).toEqual({ event: { ...event, capture: null } });
     expect(json.capture).not.toBeNull();
+  });
+
+  it("reads a frame once for every consumer of it: without the capture, the same event as with", () => {
+    const frame = encode(captured);
+    const withBodies = readCallEventWithBodies(frame);
+    if (!("event" in withBodies)) throw new Error(withBodies.problem);
+    const bare = readCallEvent(frame, { capture: false });
+    expect(bare).toEqual({ event: { ...event, capture: null } });
+    // the second reader took the first one's reading (the same tags object), not a parse of its own
+    expect("event" in bare && bare.event.tags).toBe(withBodies.event.tags);
+    expect(readCallEventWithBodies(frame)).toBe(withBodies);
+    // a torn frame's problem is read once too
+    const torn = frame.subarray(0, 20);
+    expect(readCallEventWithBodies(torn)).toEqual(readCallEvent(torn, { capture: false }));
   });
 
   it("reads the event as JSON too: what gateways published before frames", () => {

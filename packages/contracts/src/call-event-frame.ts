@@ -139,6 +139,8 @@ export function readCallEvent(
   payload: unknown,
   options: ReadOptions = { capture: true },
 ): { event: CallEvent } | { problem: string } {
+  const read = Buffer.isBuffer(payload) && !options.capture ? readings.get(payload) : undefined;
+  if (read) return "problem" in read ? read : { event: { ...read.event, capture: null } };
   let json: unknown;
   try {
     if (Buffer.isBuffer(payload)) json = decodeCallEvent(payload, options);
@@ -176,6 +178,19 @@ export function readCallEventWithBodies(payload: unknown): CallEventWithBodies |
     const read = readCallEvent(payload);
     return "event" in read ? apart(read.event) : read;
   }
+  const read = readings.get(payload) ?? readFrameWithBodies(payload);
+  readings.set(payload, read);
+  return read;
+}
+
+/**
+ * Each frame's reading with its bodies, while the frame lives: the embedded bus hands every group
+ * the same Buffer, so the costing worker takes the capture writer's reading (its event, without the
+ * capture) instead of parsing and checking the event a second time. Readers never change a reading.
+ */
+const readings = new WeakMap<Buffer, CallEventWithBodies | { problem: string }>();
+
+function readFrameWithBodies(payload: Buffer): CallEventWithBodies | { problem: string } {
   let parts: ReturnType<typeof frameParts>;
   try {
     parts = frameParts(payload);
