@@ -5,6 +5,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
+import { registerConsole } from "./console/index.ts";
 import { ApiError, asApiError, errorResponse, loggableError } from "./errors.ts";
 import type { RouteApp, RouteSite } from "./openapi.ts";
 import { requestMetrics } from "./request-metrics.ts";
@@ -110,6 +111,8 @@ export function createControlPlaneApp(
   registerWorkloads(customer, at("customer", "Workloads"));
   registerCaptures(customer, at("customer", "Captures"));
   app.route(surfaces.customer.prefix, customer);
+
+  registerConsole(app);
 
   app.notFound((c) =>
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),

@@ -1,0 +1,178 @@
+import { type MockProvider, startMockProviderB } from "@gateway/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, type Harness, operatorToken, startHarness } from "../harness.ts";
+import { catalogCredentials, putChatCatalogModel } from "../support/routed-workloads.ts";
+import { type ConsoleBrowser, openBrowser } from "./browser.ts";
+
+// One browser, one page and one process for the whole flow, in the order a person would go.
+describe("the console in a browser", () => {
+  let h: Harness;
+  let catalogB: MockProvider;
+  let b: ConsoleBrowser;
+  let madeKey = "";
+  const url = (path: string) => `${h.gateway.url}${path}`;
+
+  beforeAll(async () => {
+    h = await startHarness({ credentials: catalogCredentials });
+    catalogB = await startMockProviderB();
+    await putChatCatalogModel(h, "canary-chat", catalogB.url);
+    b = await openBrowser();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await catalogB?.close();
+    await h?.close();
+  });
+
+  async function signIn(credential: string) {
+    await b.page.goto(url("/console"));
+    expect(new URL(b.page.url()).pathname).toBe("/console/sign-in");
+    await b.page.getByLabel("Org API key (sk_…) or operator token").fill(credential);
+    await b.page.getByRole("button", { name: "Sign in" }).click();
+    await b.page.waitForURL((u) => u.pathname !== "/console/sign-in");
+  }
+
+  async function signOut() {
+    await b.page.getByRole("button", { name: "Sign out" }).click();
+    await b.page.waitForURL((u) => u.pathname === "/console/sign-in");
+  }
+
+  const project = (rest: string) => url(`/console/projects/${h.projectId}${rest}`);
+
+  it("signs in with the org's key: a session cookie, nothing in the URL or the browser's storage", async () => {
+    await b.page.goto(url("/console/sign-in"));
+    await b.accessible();
+    await b.screenshot("sign-in");
+    await signIn(h.apiKey);
+    expect(new URL(b.page.url()).pathname).toBe("/console/projects");
+    expect(b.page.url()).not.toContain(h.apiKey);
+    const cookies = await b.page.context().cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({
+      name: "gateway_console",
+      httpOnly: true,
+      sameSite: "Strict",
+      path: "/console",
+    });
+    expect(cookies[0]!.value).not.toContain(h.apiKey);
+    const stored = await b.page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
+    expect(stored).toBe("{}{}");
+    await expect(b.page.getByRole("link", { name: "Default" })).toBeDefined();
+    await b.accessible();
+    await b.screenshot("projects");
+  });
+
+  it("creates a key and shows its value once", async () => {
+    await b.page.goto(url("/console/keys"));
+    await b.page.getByLabel("Name").fill("console-made");
+    await b.page.getByRole("button", { name: "Create key" }).click();
+    const value = (await b.page.locator("#new-key-value").textContent()) ?? "";
+    expect(value).toMatch(/^sk_[A-Za-z0-9]{40}$/);
+    madeKey = value;
+    await b.accessible();
+    await b.screenshot("keys");
+    // the key works on the gateway at once
+    expect(await h.chat(value)).toBe(200);
+    await b.page.goto(url("/console/keys"));
+    expect(await b.page.content()).not.toContain(value);
+    expect(await b.page.getByRole("cell", { name: "console-made", exact: true }).count()).toBe(1);
+  });
+
+  it("sets a 30 % route and shows the declared share beside the observed one", async () => {
+    const created = await h.cp("POST", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`, {
+      name: "split",
+    });
+    expect(created.status).toBe(201);
+    await b.page.goto(project("/routes"));
+    const row = b.page.getByRole("row").filter({ hasText: "split" });
+    await row.getByLabel("Catalog model of split").selectOption("canary-chat");
+    await row.getByLabel("Share of split in percent").fill("30");
+    await row.getByRole("button", { name: "Save route of split" }).click();
+    await b.page.waitForURL((u) => u.searchParams.get("saved") === "split");
+    const routes = await h.cp("GET", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`);
+    expect(routes.json.workloads.find((w: { name: string }) => w.name === "split")).toMatchObject({
+      route_model_id: "canary-chat",
+      route_traffic_pct: 30,
+    });
+
+    const calls = 200;
+    for (let i = 0; i < calls; i += 20) {
+      const batch = Array.from({ length: 20 }, () => h.chat(h.apiKey, { "x-gateway-workload": "split" }));
+      expect(await Promise.all(batch)).toEqual(Array(20).fill(200));
+    }
+    const observed = await eventually(async () => {
+      await b.page.goto(project("/routes"));
+      const cells = b.page.getByRole("row").filter({ hasText: "split" });
+      const requests = await cells.locator("td").nth(6).textContent();
+      return requests === String(calls) ? cells : undefined;
+    }, 10_000);
+    expect(await observed.locator(".declared").textContent()).toBe("30 %");
+    const share = Number.parseFloat((await observed.locator(".observed").textContent()) ?? "");
+    // 200 draws at 30 %: 99.9 % of runs land within ±11 points
+    expect(share).toBeGreaterThan(19);
+    expect(share).toBeLessThan(41);
+    await b.accessible();
+    await b.screenshot("routes");
+  });
+
+  it("changes a workload's capture and sampling", async () => {
+    await b.page.goto(project("/workloads"));
+    const row = b.page.getByRole("row").filter({ hasText: "split" });
+    await row.getByLabel("Sampling of split").fill("0.5");
+    await row.getByRole("button", { name: "Save capture of split" }).click();
+    await b.page.waitForURL((u) => u.searchParams.get("saved") === "split");
+    const workloads = await h.cp("GET", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`);
+    expect(workloads.json.workloads.find((w: { name: string }) => w.name === "split")).toMatchObject({
+      capture_enabled: true,
+      capture_sample_rate: 0.5,
+    });
+    await b.accessible();
+  });
+
+  it("shows provider health, workload status, and limits with their use", async () => {
+    await b.page.goto(project("/health?window=1h"));
+    expect(
+      await b.page
+        .getByRole("table", { name: "Workload status" })
+        .getByRole("row")
+        .filter({ hasText: "split" })
+        .count(),
+    ).toBe(1);
+    await b.accessible();
+    await b.screenshot("health");
+    await h.cp("PUT", `/admin/v1/orgs/${h.orgId}/projects/${h.projectId}/limits`, {
+      requests_per_minute: 1000,
+    });
+    await b.page.goto(project("/limits"));
+    expect(await b.page.getByRole("row").filter({ hasText: "/ 1000" }).count()).toBe(1);
+    await b.accessible();
+  });
+
+  it("revokes a key: the gateway refuses it", async () => {
+    await b.page.goto(url("/console/keys"));
+    await b.page.getByRole("button", { name: "Revoke console-made" }).click();
+    await b.page.waitForURL((u) => u.searchParams.has("revoked"));
+    expect(await b.page.getByRole("cell", { name: "console-made", exact: true }).count()).toBe(0);
+    await b.accessible();
+    await eventually(async () => ((await h.chat(madeKey)) === 401 ? true : undefined), 5_000);
+  });
+
+  it("signs out, and the operator signs in to the catalog, prices and orgs", async () => {
+    await signOut();
+    await b.page.goto(url("/console/keys"));
+    expect(new URL(b.page.url()).pathname).toBe("/console/sign-in");
+    await signIn(operatorToken);
+    expect(new URL(b.page.url()).pathname).toBe("/console/operator/orgs");
+    await b.accessible();
+    await b.page.goto(url("/console/operator/catalog"));
+    expect(await b.page.getByRole("row").filter({ hasText: "chat_completions" }).count()).toBe(1);
+    await b.accessible();
+    await b.page.goto(url("/console/operator/prices"));
+    await b.accessible();
+    await b.screenshot("prices");
+    await signOut();
+    expect(b.errors).toEqual([]);
+  });
+});
