@@ -1,4 +1,6 @@
 export * from "./call-cost.ts";
+export * from "./call-detail.ts";
+export * from "./call-log.ts";
 export * from "./format.ts";
 export * from "./limits-status.ts";
 export * from "./provider-health.ts";
