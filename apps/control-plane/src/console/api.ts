@@ -46,8 +46,6 @@ export function consoleApi(app: Hono<AppEnv>, principal: ConsolePrincipal) {
       body: unknown,
       schema: S,
     ) => call(method, path, body).then((answer) => schema.parse(answer) as z.infer<S>),
-    /** The raw answer (a capture's bytes), for a download. */
-    raw: (path: string) => app.request(path, { method: "GET" }, { consolePrincipal: principal }),
   };
 }
 

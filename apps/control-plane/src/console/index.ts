@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { html } from "hono/html";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../services/context.ts";
 import { ConsoleApiError, consoleApi } from "./api.ts";
 import { registerAssets } from "./assets.ts";
 import type { ConsoleEnv } from "./context.ts";
 import { layout } from "./layout.ts";
+import { registerCallPages } from "./pages/calls.ts";
 import { registerKeyPages } from "./pages/keys.ts";
 import { registerOperatorPages } from "./pages/operator.ts";
 import { registerProjectPages } from "./pages/projects.ts";
@@ -54,13 +56,15 @@ export function registerConsole(app: Hono<AppEnv>) {
   registerProjectPages(site);
   registerRoutePages(site);
   registerReportPages(site);
+  registerCallPages(site);
   registerOperatorPages(site);
 
   site.onError((error, c) => {
     if (!(error instanceof ConsoleApiError)) throw error;
     const session = c.get("session");
     const body = html`<p role="alert">${error.message}</p><p><a href="/console">Back to the console</a></p>`;
-    const status = error.status === 404 ? 404 : 400;
+    // the API's own refusal (401 of the operator surface to an org, 404, 422 of a form) stands
+    const status = error.status >= 400 && error.status < 500 ? (error.status as ContentfulStatusCode) : 500;
     return c.html(
       layout({
         title: "Not available",

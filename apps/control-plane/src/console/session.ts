@@ -1,4 +1,4 @@
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { findLiveApiKey } from "@gateway/db";
 import { sameSecret } from "../same-secret.ts";
 import type { Services } from "../services/context.ts";
@@ -10,7 +10,7 @@ export type ConsolePrincipal = { kind: "org"; orgId: string; keyId: string } | {
 export const sessionSeconds = 8 * 60 * 60;
 
 /**
- * The session cookie is `<kind>.<org_id>.<key_id>.<expires>.<mac>`, with no server-side state, so
+ * The session cookie is `<kind>.<org_id>.<key_id>.<expires>.<nonce>.<mac>`, with no server-side state, so
  * every replica reads it alike. The MAC's key is what the server alone holds about the credential
  * that signed in: the org key's stored SHA-256 (never the key itself), or the operator token's
  * hash. Revoking the key (its row stops being live) or changing the operator token ends every
@@ -21,10 +21,12 @@ const mac = (secret: string, payload: string) =>
 
 const operatorSecret = (token: string) => createHash("sha256").update(`console:${token}`).digest("hex");
 
+/** The nonce makes each sign-in its own session, with its own CSRF token. */
 function encode(principal: ConsolePrincipal, expires: number): string {
+  const nonce = randomBytes(16).toString("base64url");
   return principal.kind === "org"
-    ? `org.${principal.orgId}.${principal.keyId}.${expires}`
-    : `op.-.-.${expires}`;
+    ? `org.${principal.orgId}.${principal.keyId}.${expires}.${nonce}`
+    : `op.-.-.${expires}.${nonce}`;
 }
 
 /** A new session's cookie value, signed with the credential's server-side secret. */
@@ -62,8 +64,15 @@ export async function readSession(
   now: Date,
 ): Promise<ConsoleSession | null> {
   const parts = cookie?.split(".");
-  if (!cookie || parts?.length !== 5) return null;
-  const [kind, orgId, keyId, expires, signature] = parts as [string, string, string, string, string];
+  if (!cookie || parts?.length !== 6) return null;
+  const [kind, orgId, keyId, expires, nonce, signature] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= now.getTime()) return null;
   let principal: ConsolePrincipal;
   let secret: string | null;
@@ -75,7 +84,7 @@ export async function readSession(
     secret = operatorSessionSecret(services);
   } else return null;
   if (secret === null) return null;
-  const payload = `${kind}.${orgId}.${keyId}.${expires}`;
+  const payload = `${kind}.${orgId}.${keyId}.${expires}.${nonce}`;
   if (!sameSecret(signature, mac(secret, `session|${payload}`))) return null;
   return { principal, cookie, secret };
 }

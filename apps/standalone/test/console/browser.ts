@@ -37,6 +37,10 @@ export async function openBrowser(): Promise<ConsoleBrowser> {
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
+  // which resource failed: the console message above does not name it
+  page.on("response", (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+  });
   // evaluated through the devtools protocol, which the page's CSP does not govern (an injected
   // <script> tag would be refused, as it should be)
   return {
