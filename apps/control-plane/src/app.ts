@@ -11,7 +11,7 @@ import type { RouteApp, RouteSite } from "./openapi.ts";
 import { requestMetrics } from "./request-metrics.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
-import { registerCalls } from "./routes/console/calls.ts";
+import { registerConsoleApi } from "./routes/console/calls.ts";
 import { registerLimits } from "./routes/limits.ts";
 import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
@@ -106,7 +106,7 @@ export function createControlPlaneApp(
   registerRouting(admin, at("admin", "Routing"));
   registerLimits(admin, at("admin", "Limits"));
   registerReports(admin, at("admin", "Reports"));
-  registerCalls(admin, at("admin", "Calls"));
+  registerConsoleApi(admin, at("admin", "Calls"));
   app.route(surfaces.admin.prefix, admin);
 
   const customer = surfaceApp(requireOrgKey);

@@ -553,6 +553,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/admin/v1/orgs/{org_id}/projects/{project_id}/timeseries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Time series
+     * @description Calls, errors, spend and p50/p95 latencies over the window, in UTC slices, overall and per group.
+     */
+    get: operations["getAdminV1OrgsOrgIdProjectsProjectIdTimeseries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/customer/v1/orgs/{org_id}/projects/{project_id}/workloads": {
     parameters: {
       query?: never;
@@ -3874,6 +3894,138 @@ export interface operations {
                 from_price_id: string | null;
               } | null;
             };
+          };
+        };
+      };
+      /** @description Invalid input; the message and `details.issues` name the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or it belongs to another org. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAdminV1OrgsOrgIdProjectsProjectIdTimeseries: {
+    parameters: {
+      query?: {
+        /** @description hour (1-minute slices), day (1h), week (6h) or 30d (1d); default day. */
+        window?: "hour" | "day" | "week" | "30d";
+        /** @description Also one series per served model or per workload. */
+        group_by?: "model" | "workload";
+      };
+      header?: never;
+      path: {
+        org_id: string;
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Time-series record. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            project_id: string;
+            /** @enum {string} */
+            window: "hour" | "day" | "week" | "30d";
+            /**
+             * Format: date-time
+             * @description The window's start (UTC): the moment of the request minus the window.
+             */
+            window_start: string;
+            /**
+             * Format: date-time
+             * @description The moment of the request (UTC).
+             */
+            window_end: string;
+            /**
+             * @description Every time in the record is UTC; slices are aligned on UTC.
+             * @enum {string}
+             */
+            time_zone: "UTC";
+            /**
+             * @description The slice length.
+             * @enum {string}
+             */
+            step: "1m" | "1h" | "6h" | "1d";
+            /** @enum {string|null} */
+            group_by: "model" | "workload" | null;
+            /** @description Every slice from the one holding window_start to the one holding window_end (those two partial), oldest first. */
+            series: {
+              /**
+               * Format: date-time
+               * @description Start of the slice (UTC).
+               */
+              start: string;
+              calls: number;
+              /** @description Calls without a complete answer (status >= 400 or a broken stream). */
+              errors: number;
+              /** @description The priced calls' customer cost, summed exactly, rounded once. */
+              spend_usd: number;
+              /** @description Median total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              p50_total_ms: number | null;
+              /** @description 95th percentile of the total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              p95_total_ms: number | null;
+              /** @description Median time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              p50_first_byte_ms: number | null;
+              /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              p95_first_byte_ms: number | null;
+            }[];
+            /** @description One series per group with calls in the window; empty without group_by. */
+            groups: {
+              workload_id: string | null;
+              /** @description The workload's name. */
+              workload: string | null;
+              /** @description The served model; null for calls that had none. */
+              model: string | null;
+              series: {
+                /**
+                 * Format: date-time
+                 * @description Start of the slice (UTC).
+                 */
+                start: string;
+                calls: number;
+                /** @description Calls without a complete answer (status >= 400 or a broken stream). */
+                errors: number;
+                /** @description The priced calls' customer cost, summed exactly, rounded once. */
+                spend_usd: number;
+                /** @description Median total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                p50_total_ms: number | null;
+                /** @description 95th percentile of the total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                p95_total_ms: number | null;
+                /** @description Median time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                p50_first_byte_ms: number | null;
+                /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                p95_first_byte_ms: number | null;
+              }[];
+            }[];
+            /** Format: date-time */
+            generated_at: string;
           };
         };
       };
