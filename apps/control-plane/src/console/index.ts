@@ -10,6 +10,7 @@ import { layout } from "./layout.ts";
 import { registerCallPages } from "./pages/calls.ts";
 import { registerKeyPages } from "./pages/keys.ts";
 import { registerOperatorPages } from "./pages/operator.ts";
+import { registerOverviewPage } from "./pages/overview.ts";
 import { registerProjectPages } from "./pages/projects.ts";
 import { registerReportPages } from "./pages/reports.ts";
 import { registerRoutePages } from "./pages/routes.ts";
@@ -57,6 +58,7 @@ export function registerConsole(app: Hono<AppEnv>) {
   registerRoutePages(site);
   registerReportPages(site);
   registerCallPages(site);
+  registerOverviewPage(site);
   registerOperatorPages(site);
 
   site.onError((error, c) => {

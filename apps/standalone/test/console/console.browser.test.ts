@@ -1,6 +1,6 @@
 import { type MockProvider, startMockProviderB } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, type Harness, operatorToken, startHarness } from "../harness.ts";
+import { eventually, type Harness, operatorToken, startHarness, untilCosted } from "../harness.ts";
 import { catalogCredentials, putChatCatalogModel } from "../support/routed-workloads.ts";
 import { type ConsoleBrowser, openBrowser } from "./browser.ts";
 
@@ -78,6 +78,104 @@ describe("the console in a browser", () => {
     await b.page.goto(url("/console/keys"));
     expect(await b.page.content()).not.toContain(value);
     expect(await b.page.getByRole("cell", { name: "console-made", exact: true }).count()).toBe(1);
+  });
+
+  it("finds JSON and streamed calls in the log within seconds, with a stream's frames and a call's cost", async () => {
+    const priced = await h.op("POST", "/operator/v1/prices", {
+      model: "gpt-5.4-mini",
+      effective_from: "2026-01-01T00:00:00Z",
+      input_usd_per_mtok: "0.25",
+      cache_write_5m_usd_per_mtok: "0",
+      cache_write_1h_usd_per_mtok: "0",
+      cache_read_usd_per_mtok: "0.025",
+      output_usd_per_mtok: "2",
+    });
+    expect(priced.status).toBe(201);
+    const chat = async (stream: boolean) => {
+      const res = await fetch(url("/v1/chat/completions"), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${h.apiKey}`,
+          "x-gateway-upstream-key": "sk-up",
+          "content-type": "application/json",
+          // the mock spaces a stream's frames, so each arrives on its own with its own offset
+          ...(stream ? { "x-mock-frame-delay-ms": "15" } : {}),
+        },
+        body: JSON.stringify({
+          model: "gpt-5.4-mini",
+          messages: [{ role: "user", content: "hello console" }],
+          ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+        }),
+      });
+      expect(res.status).toBe(200);
+      await res.text();
+      return res.headers.get("x-gateway-request-id")!;
+    };
+    const jsonCall = await chat(false);
+    const streamCall = await chat(true);
+
+    // the log, as a person reloads it: both calls within seconds, newest first
+    await eventually(async () => {
+      await b.page.goto(project("/calls"));
+      const links = await b.page
+        .getByRole("link", { name: /^\d{4}-/ })
+        .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+      return links.some((href) => href?.endsWith(streamCall)) &&
+        links.some((href) => href?.endsWith(jsonCall))
+        ? true
+        : undefined;
+    }, 5_000);
+    await b.accessible();
+    await b.screenshot("calls");
+    await b.page.goto(project(`/calls?route=primary&mode=byo&request_id=${streamCall}`));
+    expect(await b.page.getByRole("link", { name: /^\d{4}-/ }).count()).toBe(1);
+
+    await untilCosted(h.gateway, [jsonCall, streamCall]);
+    await b.page.goto(project(`/calls/${streamCall}`));
+    const frames = b.page.getByRole("table", { name: /^Stream frames/ });
+    expect(await frames.getByRole("row").count()).toBeGreaterThan(3);
+    const offsets = await frames.locator("tbody tr td:nth-child(2)").allTextContents();
+    const ms = offsets.map((o) => Number(/^(\d+(?:\.\d+)?) ms$/.exec(o)?.[1]));
+    expect(ms.every((m) => Number.isFinite(m))).toBe(true);
+    // offsets from the request, in the order the frames were sent, spaced by the mock's delay
+    expect(ms).toEqual([...ms].sort((a, b) => a - b));
+    expect(ms.at(-1)! - ms[0]!).toBeGreaterThanOrEqual(15);
+    expect(await b.page.locator("#cost").textContent()).toMatch(/Cost \$\d/);
+    expect(await b.page.locator("#price-entry").textContent()).toContain(priced.json.id);
+    await b.accessible();
+    await b.screenshot("call");
+    await frames.scrollIntoViewIfNeeded();
+    await b.screenshot("call-frames");
+  });
+
+  it("shows the overview: totals and charts over a window, in UTC, and by model", async () => {
+    const totals = await eventually(async () => {
+      await b.page.goto(project("/overview?window=hour"));
+      const cells = await b.page
+        .getByRole("table", { name: /^Totals/ })
+        .locator("tbody td")
+        .allTextContents();
+      return cells[0] === "3" ? cells : undefined;
+    }, 10_000);
+    expect(totals[1]).toBe("0");
+    expect(totals[2]).toMatch(/^\$0\.\d{6}$/);
+    expect(await b.page.getByText("time zone UTC").count()).toBe(1);
+    // the charts are drawn by the client script (uPlot), under the CSP
+    await b.page.locator("figure .uplot").first().waitFor();
+    expect(await b.page.locator("figure .uplot").count()).toBe(4);
+    await b.accessible();
+    await b.screenshot("overview");
+    await b.page.getByRole("link", { name: "model" }).click();
+    await b.page.waitForURL((u) => u.searchParams.get("group_by") === "model");
+    expect(new URL(b.page.url()).searchParams.get("window")).toBe("hour");
+    expect(
+      await b.page
+        .getByRole("table", { name: /^By model/ })
+        .getByRole("row")
+        .filter({ hasText: "gpt-5.4-mini" })
+        .count(),
+    ).toBe(1);
+    await b.accessible();
   });
 
   it("sets a 30 % route and shows the declared share beside the observed one", async () => {

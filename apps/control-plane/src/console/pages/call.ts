@@ -53,8 +53,8 @@ function facts(call: CallDetail): Html {
         .join(", "),
     ],
     ["Stream", call.stream ? call.stream_outcome : "not streamed"],
-    ["First byte", call.first_byte_ms === null ? "-" : `${call.first_byte_ms} ms`],
-    ["Total", `${call.total_ms} ms`],
+    ["First byte", call.first_byte_ms === null ? "-" : `${call.first_byte_ms.toFixed(1)} ms`],
+    ["Total", `${call.total_ms.toFixed(1)} ms`],
     [
       "Tags",
       Object.entries(call.tags)

@@ -49,7 +49,7 @@ const point = z.strictObject({
   p95_first_byte_ms: ms("95th percentile of the time to first byte"),
 });
 
-const timeseriesRecord = z.strictObject({
+export const timeseriesRecord = z.strictObject({
   project_id: z.string(),
   window: z.enum(Object.keys(windows) as [WindowName, ...WindowName[]]),
   window_start: z.iso
