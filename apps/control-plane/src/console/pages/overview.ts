@@ -54,19 +54,19 @@ async function overview(c: ConsoleContext) {
     record.groups.length > 0
       ? [
           chart(
-            "Calls by " + groupBy,
+            `Calls by ${groupBy}`,
             "calls",
             x,
             record.groups.map((g) => line(groupLabel(g), g.series, "calls")),
           ),
           chart(
-            "Spend by " + groupBy,
+            `Spend by ${groupBy}`,
             "USD",
             x,
             record.groups.map((g) => line(groupLabel(g), g.series, "spend_usd")),
           ),
           chart(
-            "p95 latency by " + groupBy,
+            `p95 latency by ${groupBy}`,
             "ms",
             x,
             record.groups.map((g) => line(groupLabel(g), g.series, "p95_total_ms")),
