@@ -2,10 +2,13 @@ import { type MockProvider, startMockProviderB } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, operatorToken, startHarness, untilCosted } from "../harness.ts";
 import { catalogCredentials, putChatCatalogModel } from "../support/routed-workloads.ts";
-import { type ConsoleBrowser, openBrowser } from "./browser.ts";
+import { browserWanted, type ConsoleBrowser, openBrowser } from "./browser.ts";
+
+if (!browserWanted)
+  console.log("console browser tests skipped: no /usr/bin/chromium (scripts/install-chromium.sh)");
 
 // One browser, one page and one process for the whole flow, in the order a person would go.
-describe("the console in a browser", () => {
+describe.skipIf(!browserWanted)("the console in a browser", () => {
   let h: Harness;
   let catalogB: MockProvider;
   let b: ConsoleBrowser;
