@@ -191,7 +191,8 @@ describe.skipIf(!browserWanted)("the console in a browser", () => {
     await row.getByLabel("Catalog model of split").selectOption("canary-chat");
     await row.getByLabel("Share of split in percent").fill("30");
     await row.getByRole("button", { name: "Save route of split" }).click();
-    await b.page.waitForURL((u) => u.searchParams.get("saved") === "split");
+    await b.page.waitForURL((u) => u.searchParams.has("saved"));
+    expect(await b.page.getByRole("status").textContent()).toBe("Route of split saved.");
     const routes = await h.cp("GET", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`);
     expect(routes.json.workloads.find((w: { name: string }) => w.name === "split")).toMatchObject({
       route_model_id: "canary-chat",
@@ -223,7 +224,8 @@ describe.skipIf(!browserWanted)("the console in a browser", () => {
     const row = b.page.getByRole("row").filter({ hasText: "split" });
     await row.getByLabel("Sampling of split").fill("0.5");
     await row.getByRole("button", { name: "Save capture of split" }).click();
-    await b.page.waitForURL((u) => u.searchParams.get("saved") === "split");
+    await b.page.waitForURL((u) => u.searchParams.has("saved"));
+    expect(await b.page.getByRole("status").textContent()).toBe("Workload split saved.");
     const workloads = await h.cp("GET", `/customer/v1/orgs/${h.orgId}/projects/${h.projectId}/workloads`);
     expect(workloads.json.workloads.find((w: { name: string }) => w.name === "split")).toMatchObject({
       capture_enabled: true,

@@ -31,8 +31,9 @@ async function workloadsPage(c: ConsoleContext) {
       <button type="submit" aria-label="Save capture of ${w.name}">Save</button></form>`,
     w.created_at,
   ]);
-  const saved = c.req.query("saved");
-  const body = html`${notice(saved ? `Workload ${saved} saved.` : null)}
+  // the saved workload by id, named from the list: the query string never puts text on the page
+  const saved = workloads.find((w) => w.id === c.req.query("saved"));
+  const body = html`${notice(saved ? `Workload ${saved.name} saved.` : null)}
 ${table(
   "Workloads (capture: whether calls are recorded; sampling: the fraction recorded, 1 = all)",
   ["Workload", "Route", "Capture", "Created (UTC)"],
@@ -79,6 +80,6 @@ export function registerProjectPages(site: Hono<ConsoleEnv>) {
       `/projects/${encodeURIComponent(projectId)}/workloads/${encodeURIComponent(workloadId)}`,
     );
     const saved = await c.get("api").send("PATCH", path, update, workloadSchema);
-    return c.redirect(projectUrl(projectId, `/workloads?saved=${encodeURIComponent(saved.name)}`), 303);
+    return c.redirect(projectUrl(projectId, `/workloads?saved=${encodeURIComponent(saved.id)}`), 303);
   });
 }

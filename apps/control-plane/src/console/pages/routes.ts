@@ -47,8 +47,9 @@ async function routesPage(c: ConsoleContext) {
       seen ? String(seen.requests) : "0",
     ];
   });
-  const saved = c.req.query("saved");
-  const body = html`${notice(saved ? `Route of ${saved} saved.` : null)}
+  // the saved workload by id, named from the list: the query string never puts text on the page
+  const saved = workloads.find((w) => w.id === c.req.query("saved"));
+  const body = html`${notice(saved ? `Route of ${saved.name} saved.` : null)}
 ${windowChoice(`/console/projects/${projectId}/routes`, window, windows)}
 <p>A route sends its share of a workload's BYO traffic to a catalog model; a routed call that fails
 before its first byte is re-issued once to the requested model (fallback).</p>
@@ -74,6 +75,6 @@ export function registerRoutePages(site: Hono<ConsoleEnv>) {
       `/projects/${encodeURIComponent(projectId)}/workloads/${encodeURIComponent(workloadId)}/route`,
     );
     const saved = await c.get("api").send("PUT", path, route, workloadSchema);
-    return c.redirect(`/console/projects/${projectId}/routes?saved=${encodeURIComponent(saved.name)}`, 303);
+    return c.redirect(`/console/projects/${projectId}/routes?saved=${encodeURIComponent(saved.id)}`, 303);
   });
 }
