@@ -11,12 +11,13 @@ const hourMs = 3_600_000;
 const steps = { hour: 60_000, day: hourMs, week: 6 * hourMs, "30d": 24 * hourMs } as const;
 const lengths = { hour: hourMs, day: 24 * hourMs, week: 7 * 24 * hourMs, "30d": 30 * 24 * hourMs } as const;
 
-/** A latency truncated to two significant digits, as the record states them, computed here by hand. */
+/** A latency rounded down to the E12 series, as the record states them, computed here by hand. */
 function truncated(ms: number): number {
   const v = Math.floor(ms);
-  if (v < 100) return v;
+  if (v < 10) return v;
   const unit = 10 ** (String(v).length - 2);
-  return Math.floor(v / unit) * unit;
+  const lead = Math.floor(v / unit);
+  return [82, 68, 56, 47, 39, 33, 27, 22, 18, 15, 12, 10].find((m) => m <= lead)! * unit;
 }
 
 function nearestRank(values: number[], q: number): number | null {

@@ -52,7 +52,10 @@ export class BodyRecorder {
   /** Keeps `chunk`; `atMs` (ms since the request was received) notes when it went out. */
   push(chunk: Buffer, atMs?: number): void {
     if (this.released) return;
-    if (atMs !== undefined) (this.timeline ??= []).push(this.offset, atMs);
+    if (atMs !== undefined) {
+      this.timeline ??= [];
+      this.timeline.push(this.offset, atMs);
+    }
     this.offset += chunk.length;
     if (this.full) {
       this.omitted += chunk.length;

@@ -3987,13 +3987,13 @@ export interface operations {
               errors: number;
               /** @description The priced calls' customer cost, summed exactly, rounded once. */
               spend_usd: number;
-              /** @description Median total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              /** @description Median total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
               p50_total_ms: number | null;
-              /** @description 95th percentile of the total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              /** @description 95th percentile of the total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
               p95_total_ms: number | null;
-              /** @description Median time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              /** @description Median time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
               p50_first_byte_ms: number | null;
-              /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+              /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
               p95_first_byte_ms: number | null;
             }[];
             /** @description One series per group with calls in the window; empty without group_by. */
@@ -4014,13 +4014,13 @@ export interface operations {
                 errors: number;
                 /** @description The priced calls' customer cost, summed exactly, rounded once. */
                 spend_usd: number;
-                /** @description Median total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                /** @description Median total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
                 p50_total_ms: number | null;
-                /** @description 95th percentile of the total time: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                /** @description 95th percentile of the total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
                 p95_total_ms: number | null;
-                /** @description Median time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                /** @description Median time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
                 p50_first_byte_ms: number | null;
-                /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls. */
+                /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
                 p95_first_byte_ms: number | null;
               }[];
             }[];

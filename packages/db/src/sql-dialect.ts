@@ -16,6 +16,8 @@ export interface SqlDialect {
   hourOf(column: SQL): SQL;
   /** The start of the `stepMs`-long slice (aligned on the epoch) holding a timestamp column, in epoch milliseconds. */
   sliceOf(column: SQL, stepMs: number): SQL;
+  /** The same slice's start as a value of the column's type. */
+  periodOf(column: SQL, stepMs: number): SQL;
   /** A non-negative milliseconds column in whole milliseconds, as an integer. */
   wholeMs(column: SQL): SQL;
   /** The UTC calendar date of a timestamp column, as `YYYY-MM-DD` text. */
@@ -48,6 +50,8 @@ const postgres: SqlDialect = {
   hourOf: (column) => sql`date_trunc('hour', ${column}, 'UTC')`,
   sliceOf: (column, stepMs) =>
     sql`(floor(extract(epoch from ${column}) * 1000 / ${sql.raw(String(stepMs))}) * ${sql.raw(String(stepMs))})::bigint`,
+  periodOf: (column, stepMs) =>
+    sql`date_bin(${sql.raw(`'${stepMs} milliseconds'`)}::interval, ${column}, '1970-01-01T00:00:00Z'::timestamptz)`,
   wholeMs: (column) => sql`floor(${column})::bigint`,
   dayOf: (column) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`,
   costSums: (column) => sql`coalesce(sum(${column}), 0) as cost_sum`,
@@ -69,6 +73,7 @@ const sqlite: SqlDialect = {
   ts: (date) => sql`${date.getTime()}`,
   hourOf: (column) => sql`(${column} - ${column} % 3600000)`,
   sliceOf: (column, stepMs) => sql`(${column} - ${column} % ${sql.raw(String(stepMs))})`,
+  periodOf: (column, stepMs) => sql`(${column} - ${column} % ${sql.raw(String(stepMs))})`,
   wholeMs: (column) => sql`cast(${column} as integer)`,
   dayOf: (column) => sql`strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`,
   costSums: (column) =>

@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import { latencyRows } from "../costing/latency.ts";
 import { isError } from "../costing/measures.ts";
 import { picoToUsd, usdToPico } from "../money.ts";
+import { latencySpans } from "../schema/call-latency.ts";
 import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
 import { usd } from "./format.ts";
@@ -52,10 +53,11 @@ const emptySlice = (): Slice => ({
 /**
  * Calls, errors, spend and p50/p95 latencies of the project over `window`, in slices of `stepMs`
  * aligned on the epoch (UTC; the first and last slices are partial), overall and per group.
- * With slices of whole hours, the whole hours come from the rollups and latency histograms and
- * the partial edge hours from the calls, as the reports read them; shorter slices read the
- * calls. Percentiles are nearest-rank over latencies truncated to two significant digits (see
- * `latencyBucket`), so both stores give the same numbers whatever the window.
+ * With slices of whole hours, the sums of whole hours come from the rollups and the latencies of
+ * whole slices from the histograms of that span (1, 6 or 24 hours); the partial edges come from
+ * the calls, as the reports read them; shorter slices read the calls. Percentiles are
+ * nearest-rank over latencies rounded down to the E12 series (see `latencyBucket`), so both stores
+ * give the same numbers whatever the window.
  */
 export async function callTimeseries(
   db: Db,
@@ -64,11 +66,14 @@ export async function callTimeseries(
   groupBy: TimeseriesGroupKey | null,
 ): Promise<{ series: SeriesPoint[]; groups: SeriesGroup[] }> {
   const d = sqlFor(db);
-  const parts = sourceParts(d, window, stepMs);
   const group = groupBy === "model" ? sql`model` : groupBy === "workload" ? sql`workload_id` : sql`''`;
+  // whole hours of the rollups for the sums; whole periods of a slice's length for the latencies
+  const sums = sourceParts(d, window, stepMs, stepMs % hourMs === 0 ? hourMs : null);
+  const kept = (latencySpans as readonly number[]).includes(stepMs / hourMs);
+  const latency = sourceParts(d, window, stepMs, kept ? stepMs : null);
   const [totals, latencies, names] = await Promise.all([
-    queryRows<Record<string, unknown>>(db, totalsQuery(d, parts, group)),
-    queryRows<Record<string, unknown>>(db, latencyQuery(d, parts, group)),
+    queryRows<Record<string, unknown>>(db, totalsQuery(d, sums, group)),
+    queryRows<Record<string, unknown>>(db, latencyQuery(d, latency, group)),
     groupBy === "workload" ? projectWorkloads(db, window.projectId) : Promise.resolve([]),
   ]);
   const first = Math.floor(window.start.getTime() / stepMs) * stepMs;
@@ -125,35 +130,39 @@ function points(starts: number[], slices: Map<number, Slice>): SeriesPoint[] {
   });
 }
 
-/** Where the window's rows come from: the raw calls' range, and the whole hours read pre-summed. */
+/** Where a query's rows come from: the raw calls' range, and the whole periods read pre-summed. */
 interface SourceParts {
   projectId: string;
   stepMs: number;
   raw: SQL;
-  hours: { from: Date; to: Date } | null;
+  whole: { from: Date; to: Date } | null;
 }
 
-function sourceParts(d: SqlDialect, { projectId, start, end }: TimeWindow, stepMs: number): SourceParts {
+/** The window split into whole periods of `unitMs` (null: none, the calls alone) and the partial edges. */
+function sourceParts(
+  d: SqlDialect,
+  { projectId, start, end }: TimeWindow,
+  stepMs: number,
+  unitMs: number | null,
+): SourceParts {
   const ts = d.ts;
-  const firstWhole = new Date(Math.ceil(start.getTime() / hourMs) * hourMs);
-  const lastWholeEnd = new Date(Math.floor(end.getTime() / hourMs) * hourMs);
-  // slices shorter than an hour cannot be cut out of hourly sums
-  if (stepMs % hourMs !== 0 || firstWhole >= lastWholeEnd) {
-    const raw = sql`c.received_at >= ${ts(start)} and c.received_at <= ${ts(end)}`;
-    return { projectId, stepMs, raw, hours: null };
-  }
-  const raw = sql`((c.received_at >= ${ts(start)} and c.received_at < ${ts(firstWhole)})
-    or (c.received_at >= ${ts(lastWholeEnd)} and c.received_at <= ${ts(end)}))`;
-  return { projectId, stepMs, raw, hours: { from: firstWhole, to: lastWholeEnd } };
+  const everyCall = sql`c.received_at >= ${ts(start)} and c.received_at <= ${ts(end)}`;
+  if (unitMs === null) return { projectId, stepMs, raw: everyCall, whole: null };
+  const from = new Date(Math.ceil(start.getTime() / unitMs) * unitMs);
+  const to = new Date(Math.floor(end.getTime() / unitMs) * unitMs);
+  if (from >= to) return { projectId, stepMs, raw: everyCall, whole: null };
+  const raw = sql`((c.received_at >= ${ts(start)} and c.received_at < ${ts(from)})
+    or (c.received_at >= ${ts(to)} and c.received_at <= ${ts(end)}))`;
+  return { projectId, stepMs, raw, whole: { from, to } };
 }
 
 function totalsQuery(d: SqlDialect, p: SourceParts, group: SQL): SQL {
-  const fromHours = p.hours
+  const fromHours = p.whole
     ? sql`
       select ${d.sliceOf(sql`r.hour`, p.stepMs)} as t, r.workload_id, r.model, sum(r.requests) as calls,
              sum(r.errors) as errors, ${d.costSums(sql`r.customer_cost_usd`)}
       from call_rollups_hourly r
-      where r.project_id = ${p.projectId} and r.hour >= ${d.ts(p.hours.from)} and r.hour < ${d.ts(p.hours.to)}
+      where r.project_id = ${p.projectId} and r.hour >= ${d.ts(p.whole.from)} and r.hour < ${d.ts(p.whole.to)}
       group by 1, 2, 3
       union all`
     : sql``;
@@ -173,11 +182,12 @@ function totalsQuery(d: SqlDialect, p: SourceParts, group: SQL): SQL {
 }
 
 function latencyQuery(d: SqlDialect, p: SourceParts, group: SQL): SQL {
-  const fromHours = p.hours
+  const fromPeriods = p.whole
     ? sql`
-      select ${d.sliceOf(sql`h.hour`, p.stepMs)} as t, h.workload_id, h.model, h.measure, h.bucket_ms, h.calls
+      select ${d.sliceOf(sql`h.starts_at`, p.stepMs)} as t, h.workload_id, h.model, h.measure, h.bucket_ms, h.calls
       from call_latency_hourly h
-      where h.project_id = ${p.projectId} and h.hour >= ${d.ts(p.hours.from)} and h.hour < ${d.ts(p.hours.to)}
+      where h.project_id = ${p.projectId} and h.span_hours = ${sql.raw(String(p.stepMs / hourMs))}
+        and h.starts_at >= ${d.ts(p.whole.from)} and h.starts_at < ${d.ts(p.whole.to)}
       union all`
     : sql``;
   const raw = latencyRows(
@@ -187,8 +197,8 @@ function latencyQuery(d: SqlDialect, p: SourceParts, group: SQL): SQL {
   );
   return sql`
     with parts as (
-      ${fromHours}
-      select hour as t, workload_id, model, measure, bucket_ms, calls from (${raw}) raw
+      ${fromPeriods}
+      select starts_at as t, workload_id, model, measure, bucket_ms, calls from (${raw}) raw
     )
     select t, ${group} as grp, measure, bucket_ms, sum(calls) as calls
     from parts

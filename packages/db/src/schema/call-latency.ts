@@ -1,21 +1,26 @@
-import { bigint, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /** The latencies a call has: its total time, and its time to first byte when one came. */
 export const latencyMeasures = ["total", "first_byte"] as const;
 export type LatencyMeasure = (typeof latencyMeasures)[number];
 
+/** The periods the histograms are kept over, in hours: the overview's slices of a day, a week, 30 days. */
+export const latencySpans = [1, 6, 24] as const;
+
 /**
- * Hourly latency histograms of `calls`, kept beside `call_rollups_hourly` and filled in the same
- * transaction from the same inserted rows. Each row counts the calls of one hour, workload and
- * served model ('' when none) whose latency, in whole milliseconds truncated to two significant
- * digits, is `bucket_ms` (exact below 100 ms). Percentiles over any window are then read from a
- * few rows per hour instead of every call, and the same on both stores (integer buckets, no float).
+ * Latency histograms of `calls` over periods of 1, 6 and 24 hours (aligned on the epoch, UTC),
+ * kept beside `call_rollups_hourly` and filled in the same transaction from the same inserted
+ * rows. Each row counts the calls of one period, workload and served model ('' when none) whose
+ * latency, in whole milliseconds rounded down to the E12 series (see `latencyBucket`), is
+ * `bucket_ms`. Percentiles over a window are then read from a few rows per slice instead of every
+ * call, and the same on both stores (integer buckets, no float).
  */
 export const callLatencyHourly = pgTable(
   "call_latency_hourly",
   {
     projectId: text("project_id").notNull(),
-    hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
+    spanHours: integer("span_hours").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true, mode: "date" }).notNull(),
     workloadId: text("workload_id").notNull(),
     model: text("model").notNull(),
     measure: text("measure", { enum: latencyMeasures }).notNull(),
@@ -25,7 +30,7 @@ export const callLatencyHourly = pgTable(
   (t) => [
     primaryKey({
       name: "call_latency_hourly_pk",
-      columns: [t.projectId, t.hour, t.workloadId, t.model, t.measure, t.bucketMs],
+      columns: [t.projectId, t.spanHours, t.startsAt, t.workloadId, t.model, t.measure, t.bucketMs],
     }),
   ],
 );

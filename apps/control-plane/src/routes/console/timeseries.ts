@@ -29,7 +29,7 @@ const ms = (what: string) =>
     .min(0)
     .nullable()
     .meta({
-      description: `${what}: nearest rank, in whole milliseconds truncated to two significant digits (exact below 100 ms); null without calls.`,
+      description: `${what}: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls.`,
     });
 
 const point = z.strictObject({

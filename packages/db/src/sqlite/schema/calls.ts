@@ -104,7 +104,8 @@ export const callLatencyHourly = sqliteTable(
   "call_latency_hourly",
   {
     projectId: text("project_id").notNull(),
-    hour: instant("hour").notNull(),
+    spanHours: integer("span_hours").notNull(),
+    startsAt: instant("starts_at").notNull(),
     workloadId: text("workload_id").notNull(),
     model: text("model").notNull(),
     measure: text("measure", { enum: latencyMeasures }).notNull(),
@@ -114,7 +115,7 @@ export const callLatencyHourly = sqliteTable(
   (t) => [
     primaryKey({
       name: "call_latency_hourly_pk",
-      columns: [t.projectId, t.hour, t.workloadId, t.model, t.measure, t.bucketMs],
+      columns: [t.projectId, t.spanHours, t.startsAt, t.workloadId, t.model, t.measure, t.bucketMs],
     }),
   ],
 );
