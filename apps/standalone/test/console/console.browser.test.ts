@@ -127,7 +127,7 @@ describe.skipIf(!browserWanted)("the console in a browser", () => {
         links.some((href) => href?.endsWith(jsonCall))
         ? true
         : undefined;
-    }, 5_000);
+    }, 10_000);
     await b.accessible();
     await b.screenshot("calls");
     await b.page.goto(project(`/calls?route=primary&mode=byo&request_id=${streamCall}`));
