@@ -32,6 +32,8 @@ const config: KnipConfig = {
       entry: [".ci/vitest-report.ts", "infra/secure/smoke/*.mjs"],
     },
     "apps/*": { vitest: tests },
+    // the console's one client script, which src/console/assets.ts reads and serves by path
+    "apps/control-plane": { vitest: tests, entry: ["src/console/assets/console.js"] },
     "packages/*": { vitest: tests },
     // the SQLite schema's drizzle-kit config, which `pnpm --filter @gateway/db generate` passes by --config
     "packages/db": { vitest: tests, drizzle: { config: ["drizzle.config.ts", "drizzle.sqlite.config.ts"] } },

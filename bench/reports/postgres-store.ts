@@ -25,7 +25,8 @@ export async function openPostgresBench({ total, since, projectId }: FillPlan): 
           case when g % 2 = 0 then 'provider_a' else 'provider_b' end, 'byo',
           case when g % 50 = 0 then 'fallback' when g % 20 = 0 then 'gateway' else 'primary' end,
           'model-' || (g % 6), 'model-' || (g % 6), g % 3 = 0,
-          case when g % 33 = 0 then 502 else 200 end, 100, 'complete', '{}'::jsonb,
+          case when g % 33 = 0 then 502 else 200 end, ((g * 7919) % 99800) / 10.0 + 20,
+          (((g * 7919) % 99800) / 10.0 + 20) / 4, 'complete', '{}'::jsonb,
           g % 900, g % 4000, g % 300, g % 300, 0, g % 700,
           case when g % 20 = 7 then 'unpriced' else 'priced' end,
           case when g % 20 = 7 then 'no_price' end,
@@ -38,6 +39,7 @@ export async function openPostgresBench({ total, since, projectId }: FillPlan): 
     async settle() {
       await db.execute(sql`vacuum analyze calls`);
       await db.execute(sql`vacuum analyze call_rollups_hourly`);
+      await db.execute(sql`vacuum analyze call_latency_hourly`);
     },
     async sizeBytes() {
       const [row] = await queryRows<{ n: string }>(db, sql`select pg_database_size(current_database()) as n`);

@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import type { BenchStore, FillPlan } from "./bench-store.ts";
 import { openPostgresBench } from "./postgres-store.ts";
 import { openSqliteBench } from "./sqlite-store.ts";
+import { storeTable, type Timing, timed } from "./timing.ts";
 
 const total = Number(process.env.BENCH_CALLS ?? 10_000_000);
 const chunk = 1_000_000;
@@ -21,13 +22,6 @@ const stores = { both: ["sqlite", "postgres"], sqlite: ["sqlite"], postgres: ["p
   process.env.BENCH_STORE ?? "both"
 ];
 if (!stores) throw new Error(`BENCH_STORE must be both, sqlite or postgres, not ${process.env.BENCH_STORE}`);
-const runs = 5;
-
-interface Timing {
-  median: number;
-  min: number;
-  max: number;
-}
 
 interface StoreResult {
   fillSeconds: number;
@@ -35,18 +29,6 @@ interface StoreResult {
   rollupRows: number;
   sizeBytes: number;
   timings: Map<string, Timing>;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<Timing> {
-  await run(); // warm
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(runs / 2)]!, min: times[0]!, max: times[runs - 1]! };
 }
 
 async function measure(store: BenchStore, projectId: string): Promise<StoreResult> {
@@ -97,18 +79,11 @@ for (const name of stores as (keyof typeof open)[]) {
   }
 }
 
-const ms = (t: Timing | undefined) =>
-  t ? `${t.median.toFixed(1)} ms (${t.min.toFixed(1)}-${t.max.toFixed(1)})` : "";
-const cells = (pick: (r: StoreResult) => string) => [...results.values()].map(pick);
-const labels = [...([...results.values()][0]?.timings.keys() ?? [])];
-const rows = [
-  ...labels.map((label) => [label, ...cells((r) => ms(r.timings.get(label)))]),
-  ["fill `calls` (indexes in place)", ...cells((r) => `${r.fillSeconds.toFixed(1)} s`)],
-  ["rollup build + settle", ...cells((r) => `${r.rollupSeconds.toFixed(1)} s`)],
-  ["rollup rows", ...cells((r) => String(r.rollupRows))],
-  ["size on disk", ...cells((r) => `${(r.sizeBytes / 2 ** 20).toFixed(0)} MiB`)],
-];
-const header = ["query, median of 5 warm runs (min-max)", ...results.keys()];
-process.stdout.write(`\n${total} calls over 30 days\n\n| ${header.join(" | ")} |\n`);
-process.stdout.write(`|${header.map(() => " --- ").join("|")}|\n`);
-for (const row of rows) process.stdout.write(`| ${row.join(" | ")} |\n`);
+process.stdout.write(
+  storeTable(`${total} calls over 30 days`, "query, median of 5 warm runs (min-max)", results, [
+    ["fill `calls` (indexes in place)", (r) => `${r.fillSeconds.toFixed(1)} s`],
+    ["rollup build + settle", (r) => `${r.rollupSeconds.toFixed(1)} s`],
+    ["rollup rows", (r) => String(r.rollupRows)],
+    ["size on disk", (r) => `${(r.sizeBytes / 2 ** 20).toFixed(0)} MiB`],
+  ]),
+);

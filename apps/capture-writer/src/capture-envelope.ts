@@ -43,17 +43,19 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
     tags: event.tags,
     request_headers: capture.request_headers,
   };
-  // only on a body cut (an answer past the body limit, bodies past the bus's message limit):
-  // the capture holds its first bytes
-  const omitted = {
+  // after the bodies, each only when it applies: the bytes left out on a body cut (an answer past
+  // the body limit, bodies past the bus's message limit: the capture holds their first bytes)
+  const tail = {
     ...(capture.request_body_omitted_bytes
       ? { request_body_omitted_bytes: capture.request_body_omitted_bytes }
       : {}),
     ...(capture.response_body_omitted_bytes
       ? { response_body_omitted_bytes: capture.response_body_omitted_bytes }
       : {}),
+    // a streamed answer's chunks, [byte_offset, ms since the request was received], in order
+    ...(capture.response_frames ? { response_frames: capture.response_frames } : {}),
   };
-  const omittedFields = JSON.stringify(omitted).slice(1, -1);
+  const tailFields = JSON.stringify(tail).slice(1, -1);
   const text = (value: string) => Buffer.from(value);
   return Buffer.concat([
     text(`${JSON.stringify(head).slice(0, -1)},"request_body":"`),
@@ -62,9 +64,7 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
       `","request_body_encoding":"${bodies.request.encoding}","response_headers":${JSON.stringify(capture.response_headers)},"response_body":"`,
     ),
     bodyText(bodies.response),
-    text(
-      `","response_body_encoding":"${bodies.response.encoding}"${omittedFields ? `,${omittedFields}` : ""}}\n`,
-    ),
+    text(`","response_body_encoding":"${bodies.response.encoding}"${tailFields ? `,${tailFields}` : ""}}\n`),
   ]);
 }
 

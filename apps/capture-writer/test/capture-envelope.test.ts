@@ -52,6 +52,29 @@ describe("captureEnvelope", () => {
     );
   });
 
+  it("writes a stream's timeline after its bodies, the bytes unchanged", () => {
+    const response = Buffer.from("data: 1\n\ndata: 2\n\n");
+    const capture: CallCapture = {
+      ...headers,
+      request_body: { encoding: "utf8", data: "" },
+      response_body: { encoding: "utf8", data: response.toString() },
+      response_frames: [
+        [0, 10.5],
+        [10, 42],
+      ],
+    };
+    const event = testCallEvent({ ...fixed, stream: true, capture });
+    const read = readCallEventWithBodies(event);
+    if (!("event" in read)) throw new Error(read.problem);
+    const envelope = captureEnvelope(read)!.toString();
+    expect(
+      envelope.endsWith(
+        '"response_body":"data: 1\\n\\ndata: 2\\n\\n","response_body_encoding":"utf8","response_frames":[[0,10.5],[10,42]]}\n',
+      ),
+    ).toBe(true);
+    expectEnvelopes(event, { request: Buffer.alloc(0), response }, envelope);
+  });
+
   it("writes a body that is not UTF-8 as base64, and what a cut body left out", () => {
     const response = Buffer.from([0xff, 0x00, 0x22]);
     const capture: CallCapture = {

@@ -5,11 +5,13 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requireOperator, requireOrgKey } from "./auth.ts";
+import { registerConsole } from "./console/index.ts";
 import { ApiError, asApiError, errorResponse, loggableError } from "./errors.ts";
 import type { RouteApp, RouteSite } from "./openapi.ts";
 import { requestMetrics } from "./request-metrics.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
+import { registerConsoleApi } from "./routes/console/calls.ts";
 import { registerLimits } from "./routes/limits.ts";
 import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
@@ -104,12 +106,15 @@ export function createControlPlaneApp(
   registerRouting(admin, at("admin", "Routing"));
   registerLimits(admin, at("admin", "Limits"));
   registerReports(admin, at("admin", "Reports"));
+  registerConsoleApi(admin, at("admin", "Calls"));
   app.route(surfaces.admin.prefix, admin);
 
   const customer = surfaceApp(requireOrgKey);
   registerWorkloads(customer, at("customer", "Workloads"));
   registerCaptures(customer, at("customer", "Captures"));
   app.route(surfaces.customer.prefix, customer);
+
+  registerConsole(app);
 
   app.notFound((c) =>
     errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}.`)),

@@ -35,6 +35,12 @@ async function orgOfKey(services: Services, keyHash: string): Promise<string | n
  * another org gets 404, exactly as if the org did not exist.
  */
 export const requireOrgKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const principal = c.env?.consolePrincipal;
+  if (principal?.kind === "org") {
+    if (principal.orgId !== c.req.param("org_id")) throw notFound("Organisation");
+    c.set("orgId", principal.orgId);
+    return next();
+  }
   const token = bearer(c.req.header("authorization"));
   if (!token) throw new ApiError("unauthorized", "Send your sk_ key as Authorization: Bearer <key>.");
   const orgId = await orgOfKey(c.get("services"), hashKey(token));
@@ -46,6 +52,7 @@ export const requireOrgKey: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** The operator surface, behind `GATEWAY_OPERATOR_TOKEN`; closed when the token is not set. */
 export const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.env?.consolePrincipal?.kind === "operator") return next();
   const expected = c.get("services").operatorToken;
   const token = bearer(c.req.header("authorization"));
   const valid = expected !== null && token !== null && sameSecret(token, expected);

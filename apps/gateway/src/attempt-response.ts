@@ -225,7 +225,9 @@ export class AttemptResponse implements Downstream, ResponseBody, FactsSource {
   #send(bytes: Buffer | null): Buffer | null {
     if (bytes && bytes.length > 0) {
       // a JSON body passes the usage filter whole (it holds no frame), so one copy serves both
-      if (this.#call.capture || this.#json) keepAnswer(this.#ctx, bytes);
+      // a captured stream keeps each chunk's time too: the console shows it frame by frame
+      if (this.#call.capture || this.#json)
+        keepAnswer(this.#ctx, bytes, this.#sse !== null && this.#call.capture !== null);
       this.#lastSent = bytes;
     }
     return bytes;

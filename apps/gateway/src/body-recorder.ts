@@ -22,6 +22,13 @@ export interface AnswerLimits {
 export class BodyRecorder {
   /** Bytes delivered but not kept. */
   omitted = 0;
+  /**
+   * When the chunks went out, for a streamed answer: flat `[offset, ms, offset, ms, ...]` (two
+   * numbers per chunk, no object per chunk on the hot path); null when no time was given.
+   */
+  timeline: number[] | null = null;
+  /** Bytes pushed so far: the next chunk's offset in the answer. */
+  private offset = 0;
   private chunks: Buffer[] = [];
   private kept = 0;
   private fd: number | null = null;
@@ -42,8 +49,14 @@ export class BodyRecorder {
     return this.fd !== null;
   }
 
-  push(chunk: Buffer): void {
+  /** Keeps `chunk`; `atMs` (ms since the request was received) notes when it went out. */
+  push(chunk: Buffer, atMs?: number): void {
     if (this.released) return;
+    if (atMs !== undefined) {
+      this.timeline ??= [];
+      this.timeline.push(this.offset, atMs);
+    }
+    this.offset += chunk.length;
     if (this.full) {
       this.omitted += chunk.length;
       return;

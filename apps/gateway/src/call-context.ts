@@ -66,10 +66,10 @@ export function withCaller(ctx: CallContext, caller: Caller): AuthenticatedConte
   return ctx as AuthenticatedContext;
 }
 
-/** Keeps `bytes` of the answer (the caller got them too). */
-export function keepAnswer(ctx: CallContext, bytes: Buffer): void {
+/** Keeps `bytes` of the answer (the caller got them too), and when they went out when `timed`. */
+export function keepAnswer(ctx: CallContext, bytes: Buffer, timed = false): void {
   ctx.answer ??= new BodyRecorder(ctx.gateway.answerLimits, ctx.call.requestId);
-  ctx.answer.push(bytes);
+  ctx.answer.push(bytes, timed ? performance.now() - ctx.call.startedAt : undefined);
 }
 
 /**

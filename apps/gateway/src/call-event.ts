@@ -78,6 +78,7 @@ export function callEvent(
     // read first: bytes that cannot be read back from disk count as omitted
     answer: answer?.bytes() ?? Buffer.alloc(0),
     answerOmitted: answer?.omitted ?? 0,
+    answerTimeline: answer?.timeline ?? null,
   };
   return fitCapture(event, parts, maxEventBytes);
 }

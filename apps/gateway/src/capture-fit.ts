@@ -9,6 +9,16 @@ export interface CaptureParts {
   answer: Buffer;
   /** Bytes of the answer the gateway did not keep (past its body limit, or lost with its spill). */
   answerOmitted: number;
+  /** A streamed answer's chunks: flat `[offset, ms, ...]` (see `BodyRecorder.timeline`); null otherwise. */
+  answerTimeline: number[] | null;
+}
+
+/** The timeline's chunks that start inside the kept answer, as `[offset, ms]` (ms to 0.1). */
+function framesOf(timeline: number[], answerKept: number): [number, number][] {
+  const frames: [number, number][] = [];
+  for (let i = 0; i < timeline.length && timeline[i]! < answerKept; i += 2)
+    frames.push([timeline[i]!, Math.round(timeline[i + 1]! * 10) / 10]);
+  return frames;
 }
 
 /** The capture holding the first `requestKept` and `answerKept` bytes of each body. */
@@ -22,6 +32,7 @@ function captureOf(parts: CaptureParts, requestKept: number, answerKept: number)
     response_body: parts.answer.subarray(0, answerKept),
     ...(requestOmitted > 0 ? { request_body_omitted_bytes: requestOmitted } : {}),
     ...(answerOmitted > 0 ? { response_body_omitted_bytes: answerOmitted } : {}),
+    ...(parts.answerTimeline ? { response_frames: framesOf(parts.answerTimeline, answerKept) } : {}),
   };
 }
 

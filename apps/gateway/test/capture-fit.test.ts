@@ -17,13 +17,19 @@ function withCapture(event: CallEventBytes, parts: CaptureParts, maxBytes: numbe
 const decoded = (body: { encoding: "utf8" | "base64"; data: string }) =>
   Buffer.from(body.data, body.encoding);
 
-function parts(request: Buffer, answer: Buffer, answerOmitted = 0): CaptureParts {
+function parts(
+  request: Buffer,
+  answer: Buffer,
+  answerOmitted = 0,
+  answerTimeline: number[] | null = null,
+): CaptureParts {
   return {
     requestHeaders: { "content-type": "application/json" },
     responseHeaders: { "content-type": "application/json" },
     request,
     answer,
     answerOmitted,
+    answerTimeline,
   };
 }
 
@@ -41,6 +47,31 @@ describe("a call event's capture, fitted to the bus's largest message", () => {
     expect(decoded(fitted.capture!.response_body)).toEqual(answer);
     expect(fitted.capture).not.toHaveProperty("request_body_omitted_bytes");
     expect(fitted.capture).not.toHaveProperty("response_body_omitted_bytes");
+  });
+
+  it("keeps a stream's timeline as [offset, ms] pairs, only the chunks that start in the kept answer", () => {
+    const answer = Buffer.from("data: 1\n\ndata: 2\n\n");
+    const whole = withCapture(event, parts(Buffer.alloc(0), answer, 0, [0, 12.34, 10, 40.06]), mib);
+    expect(whole.event.capture!.response_frames).toEqual([
+      [0, 12.3],
+      [10, 40.1],
+    ]);
+    const request = Buffer.from("x".repeat(mib));
+    const cut = withCapture(event, parts(request, answer, 0, [0, 1, 10, 2]), mib);
+    const kept = decoded(cut.event.capture!.response_body).length;
+    expect(cut.event.capture!.response_frames).toEqual(
+      kept > 10
+        ? [
+            [0, 1],
+            [10, 2],
+          ]
+        : kept > 0
+          ? [[0, 1]]
+          : [],
+    );
+    expect(withCapture(event, parts(request.subarray(0, 9), answer), mib).event.capture).not.toHaveProperty(
+      "response_frames",
+    );
   });
 
   it("cuts both bodies past the limit to prefixes, and counts what it left out", () => {

@@ -119,6 +119,32 @@ describe.each(testStores())("captures (%s)", (store) => {
     expect(envelope.response_headers["x-gateway-request-id"]).toBe(requestId);
   });
 
+  it("keeps a streamed answer's timeline: each chunk's offset in the body and when it went out", async () => {
+    const { requestId, text } = await call(
+      "/v1/messages",
+      { model: "claude-sonnet-5", max_tokens: 64, stream: true, messages: [{ role: "user", content: "hi" }] },
+      { "x-mock-first-byte-delay-ms": "100", "x-mock-frame-delay-ms": "30" },
+    );
+    const envelope = await captureOf(requestId);
+    expect(envelope.response_body).toBe(text);
+    const frames: [number, number][] = envelope.response_frames;
+    const offsets = frames.map(([offset]) => offset);
+    const times = frames.map(([, ms]) => ms);
+    expect(frames.length).toBeGreaterThan(2);
+    expect(offsets[0]).toBe(0);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+    expect(new Set(offsets).size).toBe(offsets.length);
+    expect(offsets.at(-1)).toBeLessThan(Buffer.byteLength(text));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[0]).toBeGreaterThanOrEqual(envelope.first_byte_ms - 0.1);
+    expect(times.at(-1)).toBeLessThanOrEqual(envelope.total_ms + 0.1);
+    // the frames came 30 ms apart: the timeline spans them
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(30 * (frames.length - 2));
+
+    const json = await call("/v1/chat/completions", { model: "gpt-5.4-mini", messages: [] });
+    expect(await captureOf(json.requestId)).not.toHaveProperty("response_frames");
+  });
+
   it("pages newest first with a cursor, and narrows to one workload", async () => {
     const workload = await h.cp("POST", `${capturesPath()}/workloads`, { name: "batch-jobs" });
     expect(workload.status).toBe(201);

@@ -513,6 +513,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/admin/v1/orgs/{org_id}/projects/{project_id}/calls": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Call log
+     * @description The project's calls, newest first, keyset-paged, with filters; never bodies. A cursor is bound to its project and filters.
+     */
+    get: operations["getAdminV1OrgsOrgIdProjectsProjectIdCalls"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/admin/v1/orgs/{org_id}/projects/{project_id}/calls/{request_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One call with its cost's provenance
+     * @description Everything the call row holds but the bodies (read them from the capture), and which price row priced it, how, when, and whether it was re-priced.
+     */
+    get: operations["getAdminV1OrgsOrgIdProjectsProjectIdCallsRequestId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/admin/v1/orgs/{org_id}/projects/{project_id}/timeseries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Time series
+     * @description Calls, errors, spend and p50/p95 latencies over the window, in UTC slices, overall and per group.
+     */
+    get: operations["getAdminV1OrgsOrgIdProjectsProjectIdTimeseries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/customer/v1/orgs/{org_id}/projects/{project_id}/workloads": {
     parameters: {
       query?: never;
@@ -3514,6 +3574,458 @@ export interface operations {
               /** @description Output tokens, reasoning included. */
               output_tokens: number;
             } | null;
+          };
+        };
+      };
+      /** @description Invalid input; the message and `details.issues` name the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or it belongs to another org. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAdminV1OrgsOrgIdProjectsProjectIdCalls: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1 to 100 (default 50). */
+        limit?: string;
+        /** @description The `cursor` of the previous page; omit for the first page. */
+        cursor?: string;
+        /** @description Calls received at or after this instant (RFC 3339, UTC: `Z`). */
+        from?: string;
+        /** @description Calls received before this instant (RFC 3339, UTC: `Z`). */
+        to?: string;
+        workload_id?: string;
+        /** @description The served or the requested model. */
+        model?: string;
+        mode?: "byo" | "managed";
+        /** @description `primary`, `gateway` (a route moved the call) or `fallback`. */
+        route?: "primary" | "gateway" | "fallback";
+        /** @description One status code (`429`), a class (`5xx`), or `error`: status >= 400 or a stream that broke (truncated, upstream_error). */
+        status?: string;
+        stream_outcome?: "complete" | "truncated" | "upstream_error" | "client_aborted";
+        request_id?: string;
+      };
+      header?: never;
+      path: {
+        org_id: string;
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Newest first; never bodies, headers or tags. */
+            calls: {
+              request_id: string;
+              /**
+               * Format: date-time
+               * @description When the gateway received the call (UTC, milliseconds).
+               */
+              received_at: string;
+              workload_id: string;
+              /** @enum {string} */
+              endpoint: "messages" | "count_tokens" | "chat_completions" | "responses" | "responses_compact";
+              /** @enum {string} */
+              mode: "byo" | "managed";
+              /** @enum {string} */
+              route: "primary" | "gateway" | "fallback";
+              /**
+               * @description How a route chose the arm; null without one.
+               * @enum {string|null}
+               */
+              arm_source: "affinity" | "draw" | null;
+              requested_model: string | null;
+              served_model: string | null;
+              /** @enum {string} */
+              provider_label: "provider_a" | "provider_b" | "managed";
+              stream: boolean;
+              /** @description The status the caller received. */
+              status: number;
+              /** @enum {string} */
+              stream_outcome: "complete" | "truncated" | "upstream_error" | "client_aborted";
+              /** @description Time to the first byte of the answer; null when none came. */
+              first_byte_ms: number | null;
+              total_ms: number;
+              /** @description Uncached input tokens; null without usage. */
+              input_tokens: number | null;
+              /** @description Input tokens read from the cache. */
+              cache_read_input_tokens: number | null;
+              /** @description Input tokens written to the cache (both TTLs). */
+              cache_creation_input_tokens: number | null;
+              /** @description Output tokens. */
+              output_tokens: number | null;
+              /** @enum {string} */
+              pricing_status: "priced" | "unpriced";
+              /** @description Null while unpriced; never a guessed zero. */
+              customer_cost_usd: number | null;
+              /** @description Whether a capture exists: read it at /customer/v1/orgs/{org_id}/projects/{project_id}/captures/{request_id}. */
+              captured: boolean;
+            }[];
+            /** @description Pass back as `cursor` (with the same filters); null on the last page. */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description Invalid input; the message and `details.issues` name the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or it belongs to another org. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAdminV1OrgsOrgIdProjectsProjectIdCallsRequestId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org_id: string;
+        project_id: string;
+        request_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The call. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            request_id: string;
+            /**
+             * Format: date-time
+             * @description When the gateway received the call (UTC, milliseconds).
+             */
+            received_at: string;
+            workload_id: string;
+            /** @enum {string} */
+            endpoint: "messages" | "count_tokens" | "chat_completions" | "responses" | "responses_compact";
+            /** @enum {string} */
+            mode: "byo" | "managed";
+            /** @enum {string} */
+            route: "primary" | "gateway" | "fallback";
+            /**
+             * @description How a route chose the arm; null without one.
+             * @enum {string|null}
+             */
+            arm_source: "affinity" | "draw" | null;
+            requested_model: string | null;
+            served_model: string | null;
+            /** @enum {string} */
+            provider_label: "provider_a" | "provider_b" | "managed";
+            stream: boolean;
+            /** @description The status the caller received. */
+            status: number;
+            /** @enum {string} */
+            stream_outcome: "complete" | "truncated" | "upstream_error" | "client_aborted";
+            /** @description Time to the first byte of the answer; null when none came. */
+            first_byte_ms: number | null;
+            total_ms: number;
+            /** @description Uncached input tokens; null without usage. */
+            input_tokens: number | null;
+            /** @description Input tokens read from the cache. */
+            cache_read_input_tokens: number | null;
+            /** @description Input tokens written to the cache (both TTLs). */
+            cache_creation_input_tokens: number | null;
+            /** @description Output tokens. */
+            output_tokens: number | null;
+            /** @enum {string} */
+            pricing_status: "priced" | "unpriced";
+            /** @description Null while unpriced; never a guessed zero. */
+            customer_cost_usd: number | null;
+            /** @description Whether a capture exists: read it at /customer/v1/orgs/{org_id}/projects/{project_id}/captures/{request_id}. */
+            captured: boolean;
+            api_key_id: string;
+            tags: {
+              [key: string]: string;
+            };
+            error_type: string | null;
+            /** @description `<scope>.<limit>` of the limit that refused the call. */
+            refused_by: string | null;
+            fallback_reason: string | null;
+            upstream_request_id: string | null;
+            upstream_response_id: string | null;
+            /** @description Cache writes with the 5-minute TTL. */
+            cache_creation_5m_input_tokens: number | null;
+            /** @description Cache writes with the 1-hour TTL. */
+            cache_creation_1h_input_tokens: number | null;
+            cost: {
+              /** @enum {string} */
+              pricing_status: "priced" | "unpriced";
+              /** @enum {string|null} */
+              unpriced_reason:
+                | "pricing_pending"
+                | "no_price"
+                | "stream_without_usage"
+                | "incomplete_stream"
+                | "error_response"
+                | "not_billable"
+                | "no_usage"
+                | null;
+              /** @description The sum of the four categories; null while unpriced. */
+              customer_cost_usd: number | null;
+              /**
+               * Format: date-time
+               * @description When the cost was computed (its latest costing run).
+               */
+              priced_at: string | null;
+              /** @description The price row that priced the call: the model's latest row in force at received_at. */
+              price: {
+                /** @description The price row (`price_`), as /operator/v1/prices lists it. */
+                id: string;
+                model: string;
+                /**
+                 * Format: date-time
+                 * @description When the row started to apply.
+                 */
+                effective_from: string;
+                /**
+                 * Format: date-time
+                 * @description When the model's next row took over; null while this one still applies.
+                 */
+                effective_until: string | null;
+                /** @description US dollars per million tokens, exact decimal. */
+                input_usd_per_mtok: string;
+                /** @description US dollars per million tokens, exact decimal. */
+                cache_write_5m_usd_per_mtok: string;
+                /** @description US dollars per million tokens, exact decimal. */
+                cache_write_1h_usd_per_mtok: string;
+                /** @description US dollars per million tokens, exact decimal. */
+                cache_read_usd_per_mtok: string;
+                /** @description US dollars per million tokens, exact decimal. */
+                output_usd_per_mtok: string;
+              } | null;
+              /** @description How the cost is computed, per token class; null while unpriced. */
+              lines: {
+                uncached_input: {
+                  tokens: number;
+                  /** @description US dollars per million tokens, exact decimal. */
+                  usd_per_mtok: string;
+                  /** @description tokens x usd_per_mtok / 1,000,000, exact, rounded once to a JSON number. */
+                  usd: number;
+                };
+                cache_write: {
+                  tokens_5m: number;
+                  /** @description US dollars per million tokens, exact decimal. */
+                  usd_per_mtok_5m: string;
+                  tokens_1h: number;
+                  /** @description US dollars per million tokens, exact decimal. */
+                  usd_per_mtok_1h: string;
+                  /** @description tokens_5m x usd_per_mtok_5m + tokens_1h x usd_per_mtok_1h, / 1,000,000. */
+                  usd: number;
+                };
+                cache_read: {
+                  tokens: number;
+                  /** @description US dollars per million tokens, exact decimal. */
+                  usd_per_mtok: string;
+                  /** @description tokens x usd_per_mtok / 1,000,000, exact, rounded once to a JSON number. */
+                  usd: number;
+                };
+                output: {
+                  tokens: number;
+                  /** @description US dollars per million tokens, exact decimal. */
+                  usd_per_mtok: string;
+                  /** @description tokens x usd_per_mtok / 1,000,000, exact, rounded once to a JSON number. */
+                  usd: number;
+                };
+              } | null;
+              /** @description Null when the call kept the price of its first costing. */
+              repriced: {
+                /**
+                 * Format: date-time
+                 * @description When the latest re-pricing changed this call's price.
+                 */
+                at: string;
+                /** @description The price row it had before; null when it had none. */
+                from_price_id: string | null;
+              } | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid input; the message and `details.issues` name the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or it belongs to another org. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAdminV1OrgsOrgIdProjectsProjectIdTimeseries: {
+    parameters: {
+      query?: {
+        /** @description hour (1-minute slices), day (1h), week (6h) or 30d (1d); default day. */
+        window?: "hour" | "day" | "week" | "30d";
+        /** @description Also one series per served model or per workload. */
+        group_by?: "model" | "workload";
+      };
+      header?: never;
+      path: {
+        org_id: string;
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Time-series record. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            project_id: string;
+            /** @enum {string} */
+            window: "hour" | "day" | "week" | "30d";
+            /**
+             * Format: date-time
+             * @description The window's start (UTC): the moment of the request minus the window.
+             */
+            window_start: string;
+            /**
+             * Format: date-time
+             * @description The moment of the request (UTC).
+             */
+            window_end: string;
+            /**
+             * @description Every time in the record is UTC; slices are aligned on UTC.
+             * @enum {string}
+             */
+            time_zone: "UTC";
+            /**
+             * @description The slice length.
+             * @enum {string}
+             */
+            step: "1m" | "1h" | "6h" | "1d";
+            /** @enum {string|null} */
+            group_by: "model" | "workload" | null;
+            /** @description Every slice from the one holding window_start to the one holding window_end (those two partial), oldest first. */
+            series: {
+              /**
+               * Format: date-time
+               * @description Start of the slice (UTC).
+               */
+              start: string;
+              calls: number;
+              /** @description Calls without a complete answer (status >= 400 or a broken stream). */
+              errors: number;
+              /** @description The priced calls' customer cost, summed exactly, rounded once. */
+              spend_usd: number;
+              /** @description Median total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+              p50_total_ms: number | null;
+              /** @description 95th percentile of the total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+              p95_total_ms: number | null;
+              /** @description Median time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+              p50_first_byte_ms: number | null;
+              /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+              p95_first_byte_ms: number | null;
+            }[];
+            /** @description One series per group with calls in the window; empty without group_by. */
+            groups: {
+              workload_id: string | null;
+              /** @description The workload's name. */
+              workload: string | null;
+              /** @description The served model; null for calls that had none. */
+              model: string | null;
+              series: {
+                /**
+                 * Format: date-time
+                 * @description Start of the slice (UTC).
+                 */
+                start: string;
+                calls: number;
+                /** @description Calls without a complete answer (status >= 400 or a broken stream). */
+                errors: number;
+                /** @description The priced calls' customer cost, summed exactly, rounded once. */
+                spend_usd: number;
+                /** @description Median total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+                p50_total_ms: number | null;
+                /** @description 95th percentile of the total time: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+                p95_total_ms: number | null;
+                /** @description Median time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+                p50_first_byte_ms: number | null;
+                /** @description 95th percentile of the time to first byte: nearest rank, in whole milliseconds rounded down to the E12 series (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82 x 10^n; exact below 10 ms); null without calls. */
+                p95_first_byte_ms: number | null;
+              }[];
+            }[];
+            /** Format: date-time */
+            generated_at: string;
           };
         };
       };

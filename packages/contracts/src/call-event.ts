@@ -36,6 +36,12 @@ const callCaptureSchema = z.object({
    * not fit the bus's largest message (see the gateway's `fitCapture`). Absent when it is whole.
    */
   request_body_omitted_bytes: z.number().int().positive().optional(),
+  /**
+   * A streamed answer's timeline: for each chunk the caller was sent, `[byte_offset, ms]`, where
+   * it starts in `response_body` and when it went out, in milliseconds since the request was
+   * received. Only on streamed answers; added with the console, older events have none.
+   */
+  response_frames: z.array(z.tuple([z.number().int().nonnegative(), z.number().nonnegative()])).optional(),
 });
 /**
  * A call event's `capture`: part of the gateway.calls.v1 contract, beside `CallEvent` and `RawBody`.

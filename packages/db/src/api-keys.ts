@@ -20,6 +20,20 @@ export async function orgOfLiveApiKey(db: Db, keyHash: string): Promise<string |
   return key?.orgId ?? null;
 }
 
+/** The id and org of the live key stored under `keyHash` (the console's sign-in); null for any other hash. */
+export async function liveApiKeyOfHash(
+  db: Db,
+  keyHash: string,
+): Promise<{ id: string; orgId: string } | null> {
+  const [key] = await query(db, (orm, t) =>
+    orm
+      .select({ id: t.apiKeys.id, orgId: t.apiKeys.orgId })
+      .from(t.apiKeys)
+      .where(and(eq(t.apiKeys.keyHash, keyHash), isNull(t.apiKeys.revokedAt))),
+  );
+  return key ?? null;
+}
+
 export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyRow> {
   const [row] = await query(db, (orm, t) => orm.insert(t.apiKeys).values(key).returning());
   return row!;

@@ -14,6 +14,12 @@ export interface SqlDialect {
   ts(date: Date): SQL;
   /** The UTC hour holding a timestamp column, as a value of the column's type. */
   hourOf(column: SQL): SQL;
+  /** The start of the `stepMs`-long slice (aligned on the epoch) holding a timestamp column, in epoch milliseconds. */
+  sliceOf(column: SQL, stepMs: number): SQL;
+  /** The same slice's start as a value of the column's type. */
+  periodOf(column: SQL, stepMs: number): SQL;
+  /** A non-negative milliseconds column in whole milliseconds, as an integer. */
+  wholeMs(column: SQL): SQL;
   /** The UTC calendar date of a timestamp column, as `YYYY-MM-DD` text. */
   dayOf(column: SQL): SQL;
   /** The sum of a money column over a group, as the columns `costColumns` names. */
@@ -42,6 +48,11 @@ const moneyOf = (column: AnyColumn) => (value: unknown) =>
 const postgres: SqlDialect = {
   ts: (date) => sql`${date.toISOString()}::timestamptz`,
   hourOf: (column) => sql`date_trunc('hour', ${column}, 'UTC')`,
+  sliceOf: (column, stepMs) =>
+    sql`(floor(extract(epoch from ${column}) * 1000 / ${sql.raw(String(stepMs))}) * ${sql.raw(String(stepMs))})::bigint`,
+  periodOf: (column, stepMs) =>
+    sql`date_bin(${sql.raw(`'${stepMs} milliseconds'`)}::interval, ${column}, '1970-01-01T00:00:00Z'::timestamptz)`,
+  wholeMs: (column) => sql`floor(${column})::bigint`,
   dayOf: (column) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`,
   costSums: (column) => sql`coalesce(sum(${column}), 0) as cost_sum`,
   outerCostSums: sql`sum(cost_sum) as cost_sum`,
@@ -61,6 +72,9 @@ const postgres: SqlDialect = {
 const sqlite: SqlDialect = {
   ts: (date) => sql`${date.getTime()}`,
   hourOf: (column) => sql`(${column} - ${column} % 3600000)`,
+  sliceOf: (column, stepMs) => sql`(${column} - ${column} % ${sql.raw(String(stepMs))})`,
+  periodOf: (column, stepMs) => sql`(${column} - ${column} % ${sql.raw(String(stepMs))})`,
+  wholeMs: (column) => sql`cast(${column} as integer)`,
   dayOf: (column) => sql`strftime('%Y-%m-%d', ${column} / 1000, 'unixepoch')`,
   costSums: (column) =>
     sql`coalesce(sum(${column} / 1000000), 0) as cost_micros, coalesce(sum(${column} % 1000000), 0) as cost_rest`,

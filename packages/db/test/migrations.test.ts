@@ -5,6 +5,7 @@ import { freshPostgresDatabase, testStores } from "../src/testing/index.ts";
 
 const expectedTables = [
   "api_keys",
+  "call_latency_hourly",
   "call_rollups_hourly",
   "calls",
   "capture_index",

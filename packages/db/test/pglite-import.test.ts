@@ -31,6 +31,7 @@ const tables = [
   "limits",
   "calls",
   "call_rollups_hourly",
+  "call_latency_hourly",
   "spend_daily",
   "capture_index",
   "idempotency_keys",

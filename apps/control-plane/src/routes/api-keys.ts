@@ -7,7 +7,7 @@ import { apiKeyCreatedSchema, apiKeyMetadata, apiKeyMetadataSchema } from "../se
 import { keyPath, orgPath } from "./path-params.ts";
 
 const createApiKeyRequest = z.strictObject({ name: z.string().trim().min(1).max(200).optional() });
-const apiKeyListResponse = z.strictObject({ api_keys: z.array(apiKeyMetadataSchema) });
+export const apiKeyListResponse = z.strictObject({ api_keys: z.array(apiKeyMetadataSchema) });
 const keyCreate: IdempotentCreate = { secrets: ["value"] };
 
 /** /admin/v1/orgs/:org_id/api_keys */

@@ -24,7 +24,7 @@ const deploymentSchema = z.strictObject({
   priority: z.int(),
 });
 export const operatorCatalogModel = catalogModelItemSchema.extend({ deployments: z.array(deploymentSchema) });
-const operatorModelListResponse = z.strictObject({ models: z.array(operatorCatalogModel) });
+export const operatorModelListResponse = z.strictObject({ models: z.array(operatorCatalogModel) });
 
 function operatorModel(
   m: CatalogModelRow,

@@ -15,7 +15,7 @@ const orgCreatedResponse = z.strictObject({
   default_project: projectSchema,
 });
 const orgCreate: IdempotentCreate = { secrets: ["api_key.value"] };
-const orgListResponse = z.strictObject({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
+export const orgListResponse = z.strictObject({ orgs: z.array(orgSchema), cursor: z.string().nullable() });
 
 /** /operator/v1/orgs */
 export function registerOperatorOrgs(app: RouteApp, site: RouteSite) {

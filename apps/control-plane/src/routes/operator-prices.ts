@@ -48,7 +48,7 @@ export const priceSchema = z.strictObject({
   output_usd_per_mtok: z.string(),
   created_at: z.iso.datetime(),
 });
-const priceListResponse = z.strictObject({ prices: z.array(priceSchema) });
+export const priceListResponse = z.strictObject({ prices: z.array(priceSchema) });
 const addPriceResponse = priceSchema.extend({
   repricing: z.literal("queued").meta({
     description:

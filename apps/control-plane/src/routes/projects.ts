@@ -30,7 +30,7 @@ const ensureDefaultProjectRequest = z.strictObject({});
 const listProjectsQuery = pageQuery(20);
 const slugPath = orgPath.extend({ slug: z.string() });
 const create: IdempotentCreate = {};
-const projectListResponse = z.strictObject({
+export const projectListResponse = z.strictObject({
   projects: z.array(projectSchema),
   cursor: z
     .string()

@@ -40,7 +40,7 @@ const patchAdminWorkloadRequest = z.strictObject({
   capture_sample_rate: z.number().min(0).max(1).optional().meta({ description: "Fraction; 1 is 100%." }),
   name: workloadName.optional(),
 });
-const modelListResponse = z.array(catalogModelItemSchema);
+export const modelListResponse = z.array(catalogModelItemSchema);
 
 const routingErrors = {
   409: { description: "A dial without a route, or the new name is taken." },

@@ -19,7 +19,7 @@ const patchWorkloadRequest = z.strictObject({
   capture_enabled: z.boolean().optional(),
 });
 const create: IdempotentCreate = {};
-const workloadListResponse = z.strictObject({ workloads: z.array(workloadSchema) });
+export const workloadListResponse = z.strictObject({ workloads: z.array(workloadSchema) });
 
 /** /customer/v1/orgs/:org_id/projects/:project_id/workloads */
 export function registerWorkloads(app: RouteApp, site: RouteSite) {

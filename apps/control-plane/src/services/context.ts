@@ -4,6 +4,7 @@ import type { Logger } from "@gateway/contracts";
 import type { Db } from "@gateway/db";
 import type { JobProducer } from "@gateway/jobs";
 import type { LimitStore } from "@gateway/limits";
+import type { ConsolePrincipal } from "../console/session.ts";
 import type { ConfigSync } from "./config-sync.ts";
 import type { CursorCodec } from "./cursor.ts";
 
@@ -25,5 +26,11 @@ export interface Services {
 }
 
 export type AppEnv = {
+  /**
+   * `consolePrincipal` is set only by the console's in-process requests (`app.request(path, init,
+   * { consolePrincipal })`), after it verified the session cookie; over HTTP the bindings are the
+   * node request and response, so no caller can set it.
+   */
+  Bindings: { consolePrincipal?: ConsolePrincipal };
   Variables: { services: Services; orgId: string; requestId: string };
 };

@@ -13,6 +13,20 @@ const usageWindows = ["30d", "7d", "45h", "90m", "1d"];
 const groupBys = ["", "workload", "model", "day", "day,workload,model", "model,day"];
 const limitsWindows = ["1h", "5h", "24h"];
 const workloadStatusWindows = ["13h", "24h"];
+const timeseriesWindows = ["hour", "day", "week", "30d"];
+const timeseriesGroups = ["", "&group_by=model", "&group_by=workload"];
+const callLogFilters = [
+  "",
+  "&status=error",
+  "&status=429",
+  "&status=2xx",
+  "&route=fallback",
+  "&route=gateway",
+  "&mode=managed",
+  "&model=diff-a",
+  "&stream_outcome=truncated",
+  "&from=2026-02-10T00:00:00Z&to=2026-02-11T13:07:45.001Z",
+];
 
 const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 /** Every window length asked about, in milliseconds: the generated calls sit on their edges too. */
@@ -44,6 +58,8 @@ export function projectReports(config: DifferentialConfig): ReportQuery[] {
         at("usage-summary"),
         ...usageWindows.flatMap((w) => groupBys.map((g) => at(`usage-summary?window=${w}&group_by=${g}`))),
         ...limitsWindows.map((w) => at(`limits-status?window=${w}`)),
+        ...timeseriesWindows.flatMap((w) => timeseriesGroups.map((g) => at(`timeseries?window=${w}${g}`))),
+        ...callLogFilters.map((f) => at(`calls?limit=100${f}`)),
       ];
     }),
   );
@@ -77,6 +93,27 @@ export function callCostQueries(config: DifferentialConfig, calls: CallEvent[]):
     cost(first!.id, "req_none"),
   ];
 }
+
+/** One call in seven of each project, with its cost's provenance, on the console's call route. */
+export function callDetailQueries(config: DifferentialConfig, calls: CallEvent[]): ReportQuery[] {
+  const keyOf = new Map(config.orgs.map((o) => [o.id, o.apiKey]));
+  return calls
+    .filter((_, i) => i % 7 === 3)
+    .map((c) => ({
+      apiKey: keyOf.get(c.org_id)!,
+      path: `/admin/v1/orgs/${c.org_id}/projects/${c.project_id}/calls/${encodeURIComponent(c.request_id)}`,
+    }));
+}
+
+/**
+ * What differs by design between two runs: the instant a costing run priced a call (each store's
+ * clock: PostgreSQL's `now()`, the process's on SQLite), and a cursor's signature (each control
+ * plane's own secret). Masked, so everything else is compared byte for byte.
+ */
+export const maskRunClock = (body: string) =>
+  body
+    .replace(/"(priced_at|at)":"[^"]+"/g, '"$1":"<clock>"')
+    .replace(/"cursor":"[^"]+"/g, '"cursor":"<cursor>"');
 
 /** Ids the control plane mints: they differ per store, so each is named by its creation order. */
 const mintedId = /\b(?:org|proj|usp|api_key|dep|price|cpreq)_[0-9a-z]{26}\b/g;

@@ -71,6 +71,9 @@ export async function priceCallsPostgres(db: PgDb, scope: SQL): Promise<number> 
         unpriced_reason = case when ch.price_id is null then 'no_price' end,
         price_id = ch.price_id,
         priced_at = case when ch.price_id is null then null else now() end,
+        -- a call costed before (not waiting for its first costing) is being re-priced
+        repriced_at = case when ch.old_reason is distinct from 'pricing_pending' then now() end,
+        repriced_from_price_id = case when ch.old_reason is distinct from 'pricing_pending' then ch.old_price_id end,
         uncached_input_usd = ch.uncached_input_usd,
         cache_write_usd = ch.cache_write_usd,
         cache_read_usd = ch.cache_read_usd,

@@ -5,6 +5,7 @@ import { inJsonList, insertJsonRows } from "../json-rows.ts";
 import { calls } from "../schema/calls.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
+import { addToLatency } from "./latency.ts";
 import { addToRollups } from "./measures.ts";
 
 export type CallInsert = typeof calls.$inferInsert;
@@ -16,14 +17,17 @@ export function requestIdIn(db: Db, ids: readonly string[]): SQL {
 
 /**
  * Inserts call rows, idempotent by request id, and adds exactly the rows it inserted to the
- * hourly rollups in the same transaction (one transaction per batch: never a commit per call).
+ * hourly rollups and latency histograms in the same transaction (one transaction per batch: never a commit per call).
  * Returns the ids that were new.
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
   return inTransaction(db, async (tx) => {
     const ids = await insertJsonRows(tx, calls, rows, "requestId");
-    if (ids.length > 0) await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids)));
+    if (ids.length > 0) {
+      await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids)));
+      await queryRows(tx, addToLatency(sqlFor(tx), requestIdIn(tx, ids)));
+    }
     return ids;
   });
 }
@@ -50,12 +54,14 @@ export async function countPricingPending(db: Db): Promise<number> {
 }
 
 /**
- * Recomputes the rollups from the calls (repair, or after a bulk load that bypassed
+ * Recomputes the rollups and latency histograms from the calls (repair, or after a bulk load that bypassed
  * `recordCalls`). Holds the rollup table's rows for the duration of one transaction.
  */
 export async function rebuildRollups(db: Db): Promise<void> {
   await inTransaction(db, async (tx) => {
     await queryRows(tx, sql`delete from call_rollups_hourly`);
     await queryRows(tx, addToRollups(sqlFor(tx), sql`true`));
+    await queryRows(tx, sql`delete from call_latency_hourly`);
+    await queryRows(tx, addToLatency(sqlFor(tx), sql`true`));
   });
 }

@@ -20,6 +20,7 @@ const tableOrder = [
   "spend_daily",
   "calls",
   "call_rollups_hourly",
+  "call_latency_hourly",
   "capture_index",
   "idempotency_keys",
 ];

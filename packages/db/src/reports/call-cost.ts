@@ -2,6 +2,7 @@ import type { UnpricedReason } from "@gateway/contracts";
 import { and, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { query } from "../dialect.ts";
+import type { calls as callsTable } from "../schema/calls.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { usd } from "./format.ts";
 
@@ -27,6 +28,19 @@ export interface CallCost {
 
 const money = (v: string | null) => (v === null ? null : usd(v));
 
+/** Every column of a call row, its money read exactly on either store (see `exactMoney`). */
+export function callWithExactMoney(db: Db, calls: typeof callsTable) {
+  const exact = sqlFor(db).exactMoney;
+  return {
+    ...getTableColumns(calls),
+    uncachedInputUsd: exact(calls.uncachedInputUsd),
+    cacheWriteUsd: exact(calls.cacheWriteUsd),
+    cacheReadUsd: exact(calls.cacheReadUsd),
+    outputUsd: exact(calls.outputUsd),
+    customerCostUsd: exact(calls.customerCostUsd),
+  };
+}
+
 /**
  * The cost of one of the org's calls, found by our request id, the upstream request id, or the
  * upstream response/message id (in that order of preference; the newest call when an upstream id
@@ -34,17 +48,9 @@ const money = (v: string | null) => (v === null ? null : usd(v));
  * not found.
  */
 export async function callCost(db: Db, orgId: string, correlationId: string): Promise<CallCost | null> {
-  const exact = sqlFor(db).exactMoney;
   const [row] = await query(db, (orm, { calls }) =>
     orm
-      .select({
-        ...getTableColumns(calls),
-        uncachedInputUsd: exact(calls.uncachedInputUsd),
-        cacheWriteUsd: exact(calls.cacheWriteUsd),
-        cacheReadUsd: exact(calls.cacheReadUsd),
-        outputUsd: exact(calls.outputUsd),
-        customerCostUsd: exact(calls.customerCostUsd),
-      })
+      .select(callWithExactMoney(db, calls))
       .from(calls)
       .where(
         and(

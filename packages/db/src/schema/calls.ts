@@ -56,6 +56,10 @@ export const calls = pgTable(
     /** The price row (version) a priced call used. */
     priceId: text("price_id"),
     pricedAt: timestamp("priced_at", { withTimezone: true, mode: "date" }),
+    /** When a later costing run changed an already costed call's price (a re-pricing); null if none did. */
+    repricedAt: timestamp("repriced_at", { withTimezone: true, mode: "date" }),
+    /** The price row the call had before its latest re-pricing; null when it had none (it was `no_price`). */
+    repricedFromPriceId: text("repriced_from_price_id"),
     uncachedInputUsd: numeric("uncached_input_usd"),
     cacheWriteUsd: numeric("cache_write_usd"),
     cacheReadUsd: numeric("cache_read_usd"),
@@ -64,6 +68,9 @@ export const calls = pgTable(
   },
   (t) => [
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
+    // The call log's filters that hold many rows each: one range per workload and per served model.
+    index("calls_project_workload_time_idx").on(t.projectId, t.workloadId, t.receivedAt),
+    index("calls_project_model_time_idx").on(t.projectId, t.servedModel, t.receivedAt),
     index("calls_org_upstream_request_idx").on(t.orgId, t.upstreamRequestId),
     index("calls_org_upstream_response_idx").on(t.orgId, t.upstreamResponseId),
     // Reports list example ids and last failure times from the few problem calls only.

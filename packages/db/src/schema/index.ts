@@ -1,4 +1,5 @@
 export * from "./api-keys.ts";
+export * from "./call-latency.ts";
 export * from "./call-rollups.ts";
 export * from "./calls.ts";
 export * from "./capture-index.ts";

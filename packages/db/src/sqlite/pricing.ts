@@ -77,8 +77,8 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
   );
   const conn = tx.connection;
   const updateCall = conn.statement(`update calls set pricing_status = ?, unpriced_reason = ?, price_id = ?,
-    priced_at = ?, uncached_input_usd = ?, cache_write_usd = ?, cache_read_usd = ?, output_usd = ?,
-    customer_cost_usd = ? where request_id = ?`);
+    priced_at = ?, repriced_at = ?, repriced_from_price_id = ?, uncached_input_usd = ?, cache_write_usd = ?,
+    cache_read_usd = ?, output_usd = ?, customer_cost_usd = ? where request_id = ?`);
   const rollups = new Map<string, { key: SQLInputValue[]; cost: bigint; priced: number }>();
   const spend = new Map<string, { key: SQLInputValue[]; cost: bigint }>();
   const now = Date.now();
@@ -90,11 +90,15 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
     if (t.old_reason === reason && t.old_price_id === t.price_id && oldCost === cost.total) continue;
     changed += 1;
     const priced = t.price_id !== null;
+    // a call costed before (not waiting for its first costing) is being re-priced
+    const repriced = t.old_reason !== "pricing_pending";
     updateCall.run(
       priced ? "priced" : "unpriced",
       reason,
       t.price_id,
       priced ? now : null,
+      repriced ? now : null,
+      repriced ? t.old_price_id : null,
       cost.uncached,
       cost.write,
       cost.read,

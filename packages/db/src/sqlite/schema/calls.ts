@@ -1,6 +1,7 @@
 import { armSources, limitScopes, pricingStatuses, unpricedReasons } from "@gateway/contracts";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { latencyMeasures } from "../../schema/call-latency.ts";
 import { flag, instant, picoUsd } from "./columns.ts";
 
 /**
@@ -46,6 +47,8 @@ export const calls = sqliteTable(
     unpricedReason: text("unpriced_reason", { enum: unpricedReasons }),
     priceId: text("price_id"),
     pricedAt: instant("priced_at"),
+    repricedAt: instant("repriced_at"),
+    repricedFromPriceId: text("repriced_from_price_id"),
     uncachedInputUsd: picoUsd("uncached_input_usd"),
     cacheWriteUsd: picoUsd("cache_write_usd"),
     cacheReadUsd: picoUsd("cache_read_usd"),
@@ -54,6 +57,8 @@ export const calls = sqliteTable(
   },
   (t) => [
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
+    index("calls_project_workload_time_idx").on(t.projectId, t.workloadId, t.receivedAt),
+    index("calls_project_model_time_idx").on(t.projectId, t.servedModel, t.receivedAt),
     index("calls_org_upstream_request_idx").on(t.orgId, t.upstreamRequestId),
     index("calls_org_upstream_response_idx").on(t.orgId, t.upstreamResponseId),
     index("calls_project_problem_idx")
@@ -91,6 +96,26 @@ export const callRollupsHourly = sqliteTable(
     primaryKey({
       name: "call_rollups_hourly_pk",
       columns: [t.projectId, t.hour, t.workloadId, t.providerLabel, t.model, t.route],
+    }),
+  ],
+);
+
+export const callLatencyHourly = sqliteTable(
+  "call_latency_hourly",
+  {
+    projectId: text("project_id").notNull(),
+    spanHours: integer("span_hours").notNull(),
+    startsAt: instant("starts_at").notNull(),
+    workloadId: text("workload_id").notNull(),
+    model: text("model").notNull(),
+    measure: text("measure", { enum: latencyMeasures }).notNull(),
+    bucketMs: integer("bucket_ms").notNull(),
+    calls: integer("calls").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "call_latency_hourly_pk",
+      columns: [t.projectId, t.spanHours, t.startsAt, t.workloadId, t.model, t.measure, t.bucketMs],
     }),
   ],
 );
