@@ -47,37 +47,25 @@ export function latencySlicesQuery(d: SqlDialect, window: TimeWindow, stepMs: nu
     raw: [],
   });
   const ts = (ms: number) => d.ts(new Date(ms));
-  const fromPeriods =
-    periods.length === 0
-      ? sql``
-      : sql`
+  // one range read per part (a union, not an `or`: SQLite walks its index once per range)
+  const fromPeriods = periods.map(
+    (p) => sql`
       select ${d.sliceOf(sql`h.starts_at`, stepMs)} as t, h.workload_id, h.model, h.measure, h.bucket_ms, h.calls
       from call_latency_hourly h
-      where h.project_id = ${window.projectId} and (${sql.join(
-        periods.map(
-          (p) =>
-            sql`(h.span_hours = ${sql.raw(String(p.spanMs / hourMs))} and h.starts_at >= ${ts(p.from)} and h.starts_at < ${ts(p.to)})`,
-        ),
-        sql` or `,
-      )})
-      union all`;
-  const rawRange = sql.join(
-    raw.map(
-      (r) =>
-        sql`(c.received_at >= ${ts(r.from)} and c.received_at ${sql.raw(r.last ? "<=" : "<")} ${ts(r.to)})`,
-    ),
-    sql` or `,
+      where h.project_id = ${window.projectId} and h.span_hours = ${sql.raw(String(p.spanMs / hourMs))}
+        and h.starts_at >= ${ts(p.from)} and h.starts_at < ${ts(p.to)}`,
   );
-  const rows = latencyRows(
-    d,
-    sql`c.project_id = ${window.projectId} and (${raw.length === 0 ? sql`false` : rawRange})`,
-    d.sliceOf(sql`c.received_at`, stepMs),
-  );
+  const fromCalls = raw.map((r) => {
+    const range = sql`c.received_at >= ${ts(r.from)} and c.received_at ${sql.raw(r.last ? "<=" : "<")} ${ts(r.to)}`;
+    const rows = latencyRows(
+      d,
+      sql`c.project_id = ${window.projectId} and ${range}`,
+      d.sliceOf(sql`c.received_at`, stepMs),
+    );
+    return sql`select starts_at as t, workload_id, model, measure, bucket_ms, calls from (${rows}) raw`;
+  });
   return sql`
-    with parts as (
-      ${fromPeriods}
-      select starts_at as t, workload_id, model, measure, bucket_ms, calls from (${rows}) raw
-    )
+    with parts as (${sql.join([...fromPeriods, ...fromCalls], sql` union all `)})
     select t, ${group} as grp, measure, bucket_ms, sum(calls) as calls
     from parts
     group by 1, 2, 3, 4`;
