@@ -11,7 +11,7 @@ import type { RouteApp, RouteSite } from "./openapi.ts";
 import { requestMetrics } from "./request-metrics.ts";
 import { registerApiKeys } from "./routes/api-keys.ts";
 import { registerCaptures } from "./routes/captures.ts";
-import { registerConsoleApi } from "./routes/console/calls.ts";
+import { registerConsoleApi } from "./routes/console/index.ts";
 import { registerLimits } from "./routes/limits.ts";
 import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";

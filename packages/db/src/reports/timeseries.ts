@@ -1,12 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { latencyRows } from "../costing/latency.ts";
 import { isError } from "../costing/measures.ts";
 import { picoToUsd, usdToPico } from "../money.ts";
-import { latencySpans } from "../schema/call-latency.ts";
 import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
 import { usd } from "./format.ts";
+import { latencySlicesQuery } from "./latency-slices.ts";
 import { percentile } from "./percentile.ts";
 import type { TimeWindow } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
@@ -53,9 +52,10 @@ const emptySlice = (): Slice => ({
 /**
  * Calls, errors, spend and p50/p95 latencies of the project over `window`, in slices of `stepMs`
  * aligned on the epoch (UTC; the first and last slices are partial), overall and per group.
- * With slices of whole hours, the sums of whole hours come from the rollups and the latencies of
- * whole slices from the histograms of that span (1, 6 or 24 hours); the partial edges come from
- * the calls, as the reports read them; shorter slices read the calls. Percentiles are
+ * With slices of whole hours, the sums of whole hours come from the rollups and the partial edge
+ * hours from the calls, as the reports read them; the latencies come from the histograms of whole
+ * periods of 24, 6 and 1 hours and from the calls for what is left (`latencySlicesQuery`);
+ * shorter slices read the calls. Percentiles are
  * nearest-rank over latencies rounded down to the E12 series (see `latencyBucket`), so both stores
  * give the same numbers whatever the window.
  */
@@ -67,13 +67,11 @@ export async function callTimeseries(
 ): Promise<{ series: SeriesPoint[]; groups: SeriesGroup[] }> {
   const d = sqlFor(db);
   const group = groupBy === "model" ? sql`model` : groupBy === "workload" ? sql`workload_id` : sql`''`;
-  // whole hours of the rollups for the sums; whole periods of a slice's length for the latencies
+  // the sums from whole hours of the rollups, the latencies from whole periods of the histograms
   const sums = sourceParts(d, window, stepMs, stepMs % hourMs === 0 ? hourMs : null);
-  const kept = (latencySpans as readonly number[]).includes(stepMs / hourMs);
-  const latency = sourceParts(d, window, stepMs, kept ? stepMs : null);
   const [totals, latencies, names] = await Promise.all([
     queryRows<Record<string, unknown>>(db, totalsQuery(d, sums, group)),
-    queryRows<Record<string, unknown>>(db, latencyQuery(d, latency, group)),
+    queryRows<Record<string, unknown>>(db, latencySlicesQuery(d, window, stepMs, group)),
     groupBy === "workload" ? projectWorkloads(db, window.projectId) : Promise.resolve([]),
   ]);
   const first = Math.floor(window.start.getTime() / stepMs) * stepMs;
@@ -179,28 +177,4 @@ function totalsQuery(d: SqlDialect, p: SourceParts, group: SQL): SQL {
     select t, ${group} as grp, sum(calls) as calls, sum(errors) as errors, ${d.outerCostSums}
     from parts
     group by 1, 2`;
-}
-
-function latencyQuery(d: SqlDialect, p: SourceParts, group: SQL): SQL {
-  const fromPeriods = p.whole
-    ? sql`
-      select ${d.sliceOf(sql`h.starts_at`, p.stepMs)} as t, h.workload_id, h.model, h.measure, h.bucket_ms, h.calls
-      from call_latency_hourly h
-      where h.project_id = ${p.projectId} and h.span_hours = ${sql.raw(String(p.stepMs / hourMs))}
-        and h.starts_at >= ${d.ts(p.whole.from)} and h.starts_at < ${d.ts(p.whole.to)}
-      union all`
-    : sql``;
-  const raw = latencyRows(
-    d,
-    sql`c.project_id = ${p.projectId} and ${p.raw}`,
-    d.sliceOf(sql`c.received_at`, p.stepMs),
-  );
-  return sql`
-    with parts as (
-      ${fromPeriods}
-      select starts_at as t, workload_id, model, measure, bucket_ms, calls from (${raw}) raw
-    )
-    select t, ${group} as grp, measure, bucket_ms, sum(calls) as calls
-    from parts
-    group by 1, 2, 3, 4`;
 }

@@ -4,16 +4,9 @@ import { notFound } from "../../errors.ts";
 import { defineRoute, json, type RouteApp, type RouteSite } from "../../openapi.ts";
 import { pathProject, projectPath } from "../path-params.ts";
 import { callDetailSchema, callLogQuery, callLogResponse } from "./call-schemas.ts";
-import { registerTimeseries } from "./timeseries.ts";
-
-/** The console's reads: the call log, one call, and the overview's time series. */
-export function registerConsoleApi(app: RouteApp, site: RouteSite) {
-  registerCalls(app, site);
-  registerTimeseries(app, site);
-}
 
 /** GET /admin/v1/orgs/:org_id/projects/:project_id/calls and /calls/:request_id. */
-function registerCalls(app: RouteApp, site: RouteSite) {
+export function registerCalls(app: RouteApp, site: RouteSite) {
   app.openapi(
     defineRoute(site, {
       method: "get",
