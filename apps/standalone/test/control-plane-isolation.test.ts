@@ -52,6 +52,9 @@ const cases: Record<string, Case> = {
   "GET /admin/v1/orgs/:org_id/projects/:project_id/usage-summary": {},
   "GET /admin/v1/orgs/:org_id/projects/:project_id/limits-status": {},
   "GET /admin/v1/orgs/:org_id/calls/:correlation_id/cost": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/calls": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/calls/:request_id": {},
+  "GET /admin/v1/orgs/:org_id/projects/:project_id/timeseries": {},
   "GET /customer/v1/orgs/:org_id/projects/:project_id/workloads": {},
   "POST /customer/v1/orgs/:org_id/projects/:project_id/workloads": { body: { name: "intruder" } },
   "PATCH /customer/v1/orgs/:org_id/projects/:project_id/workloads/:workload_id": {
