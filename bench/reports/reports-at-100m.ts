@@ -1,9 +1,10 @@
 /**
  * The reports over one project's day at 100M calls a day (the shape: ./day/shape.ts), on
  * PostgreSQL and on SQLite, each report as the control plane calls it: cold (its first run on a
- * fresh connection) and warm (median of five runs after it).
+ * fresh connection) and warm (median of BENCH_RUNS runs after it, five by default).
  *
- *   pnpm bench:reports:100m     # BENCH_STORE=both|sqlite|postgres, BENCH_POSTGRES_URL, BENCH_DROP=1
+ *   pnpm bench:reports:100m     # BENCH_STORE=both|sqlite|postgres, BENCH_RUNS=5, BENCH_ONLY=<regexp>,
+ *                               # BENCH_POSTGRES_URL, BENCH_DROP=1
  *
  * The seeded store is kept for the next run (minutes of seeding, once): BENCH_DROP=1 drops it
  * after the run.
@@ -27,7 +28,9 @@ const stores = { both: ["postgres", "sqlite"], sqlite: ["sqlite"], postgres: ["p
   process.env.BENCH_STORE ?? "both"
 ] as (keyof typeof openDayStore)[] | undefined;
 if (!stores) throw new Error(`BENCH_STORE must be both, sqlite or postgres, not ${process.env.BENCH_STORE}`);
-const runs = 5;
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+/** Only the reports whose label matches (a regular expression), to re-run some. */
+const only = new RegExp(process.env.BENCH_ONLY ?? "");
 const minute = 60_000;
 
 const window = (minutes: number) => ({
@@ -87,6 +90,8 @@ async function timed(run: () => Promise<unknown>): Promise<Timing> {
   return { cold, median: times[Math.floor(runs / 2)]!, min: times[0]!, max: times[runs - 1]! };
 }
 
+const ms = (t: Timing | undefined) =>
+  t ? `${t.median.toFixed(1)} (${t.min.toFixed(1)}-${t.max.toFixed(1)}), cold ${t.cold.toFixed(1)}` : "";
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -111,17 +116,19 @@ for (const name of stores) {
   const size = ((await store.sizeBytes()) / 2 ** 30).toFixed(1);
   facts.set(name, `${raw?.n} raw calls, ${rollups?.n} rollup rows, ${size} GiB; load before ${load()}`);
   const timings = new Map<string, Timing>();
-  for (const [label, run] of reports) timings.set(label, await timed(() => run(store)));
+  for (const [label, run] of reports.filter(([label]) => only.test(label))) {
+    const timing = await timed(() => run(store));
+    timings.set(label, timing);
+    process.stdout.write(`  ${name}: ${label}: ${ms(timing)} ms (load ${load()})\n`);
+  }
   facts.set(name, `${facts.get(name)}, after ${load()}`);
   results.set(name, timings);
   await (process.env.BENCH_DROP === "1" ? store.drop() : store.close());
 }
 
-const ms = (t: Timing | undefined) =>
-  t ? `${t.median.toFixed(1)} (${t.min.toFixed(1)}-${t.max.toFixed(1)}), cold ${t.cold.toFixed(1)}` : "";
-const header = ["report, ms: warm median of 5 (min-max), cold", ...results.keys()];
+const header = [`report, ms: warm median of ${runs} (min-max), cold`, ...results.keys()];
 process.stdout.write(`\nOne project at 100M calls a day, now = ${now.toISOString()}\n`);
 for (const [name, fact] of facts) process.stdout.write(`${name}: ${fact}\n`);
 process.stdout.write(`\n| ${header.join(" | ")} |\n|${header.map(() => " --- ").join("|")}|\n`);
-for (const [label] of reports)
+for (const [label] of reports.filter(([label]) => only.test(label)))
   process.stdout.write(`| ${label} | ${[...results.values()].map((t) => ms(t.get(label))).join(" | ")} |\n`);
