@@ -3,15 +3,15 @@
  * whole hours from `call_rollups_hourly` and only three things from `calls`: the edge hours of the
  * window, the problem calls of the window (a partial index) and the refused calls (another). So the
  * store holds 30 days of hourly rollups at 100M a day and, raw, every call of the edge hours of the
- * windows timed (whole hours, their rollups built from those rows, so that an edge hour can be read
- * either way) plus the problem and refused calls of the last 24 hours; the healthy calls of the
+ * windows timed (whole hours, their rollups built from those rows; every other hour's rollups are a
+ * copy of one of them) plus the problem and refused calls of the last 24 hours; the healthy calls of the
  * middle hours, which no report reads, are left out (a full day of raw rows is ~55 GB on
  * PostgreSQL, more than this machine can spare).
  */
 
-export const callsPerDay = 100_000_000;
+const callsPerDay = 100_000_000;
 /** One call every 0.864 ms: call number g of the day is received at `dayStart + g * 864 µs`. */
-export const spacingMicros = 864;
+export const spacingMicros = 86_400_000_000 / callsPerDay;
 const hourMs = 3_600_000;
 const dayMs = 86_400_000;
 
@@ -76,10 +76,3 @@ export function callSegments(): CallSegment[] {
 
 /** The whole hours of the 30 days ending `now` (and the hour holding `now`), as rollups hold them. */
 export const rollupHours = { first: new Date(floorHour(now.getTime() - 30 * dayMs)), count: 30 * 24 + 1 };
-
-/** Route shares of the rollups, as the raw fill draws them (gateway 18 %, fallback 2 %). */
-export const routeShares = [
-  ["primary", 0.8],
-  ["gateway", 0.18],
-  ["fallback", 0.02],
-] as const;
