@@ -52,14 +52,13 @@ export async function callCost(db: Db, orgId: string, correlationId: string): Pr
     orm
       .select(callWithExactMoney(db, calls))
       .from(calls)
+      // the org in each arm: SQLite (no ANALYZE) then looks each id up by its own index, where
+      // `org and (a or b or c)` walked every call of the org (5 s at 21M calls)
       .where(
-        and(
-          eq(calls.orgId, orgId),
-          or(
-            eq(calls.requestId, correlationId),
-            eq(calls.upstreamRequestId, correlationId),
-            eq(calls.upstreamResponseId, correlationId),
-          ),
+        or(
+          and(eq(calls.orgId, orgId), eq(calls.requestId, correlationId)),
+          and(eq(calls.orgId, orgId), eq(calls.upstreamRequestId, correlationId)),
+          and(eq(calls.orgId, orgId), eq(calls.upstreamResponseId, correlationId)),
         ),
       )
       .orderBy(

@@ -1,7 +1,8 @@
 import type { ProviderLabel } from "@gateway/contracts";
 import type { Db } from "../client.ts";
 import { ratio } from "./format.ts";
-import { problemCalls, type TimeWindow, windowTotals } from "./window.ts";
+import { problemCalls } from "./problem-calls.ts";
+import { type TimeWindow, windowTotals } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
 interface ProviderHealthEntry {
@@ -28,11 +29,11 @@ const dims = ["provider_label", "workload_id", "model"] as const;
 
 /** Per provider, workload and served model over the window. */
 export async function providerHealth(db: Db, window: TimeWindow): Promise<ProviderHealth> {
-  const [byRoute, problems, names] = await Promise.all([
+  const [byRoute, names] = await Promise.all([
     windowTotals(db, window, [...dims, "route"]),
-    problemCalls(db, window, dims, "failing"),
     projectWorkloads(db, window.projectId),
   ]);
+  const problems = await problemCalls(db, window, dims, "failing", byRoute);
   const nameOf = new Map(names.map((w) => [w.id, w.name]));
   const key = (k: Record<(typeof dims)[number], string>) => JSON.stringify(dims.map((d) => k[d]));
   const problemOf = new Map(problems.map((p) => [key(p.keys), p]));

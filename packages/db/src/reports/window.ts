@@ -1,7 +1,7 @@
 import type { ProviderLabel } from "@gateway/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { countColumns, countSums, isError, isFailing } from "../costing/measures.ts";
+import { countColumns, countSums } from "../costing/measures.ts";
 import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
 
@@ -31,7 +31,7 @@ interface Totals {
 }
 
 /** A group's key: its `provider_label` is one of the labels the gateway writes its calls with. */
-type DimValues = { [K in WindowDim]: K extends "provider_label" ? ProviderLabel : string };
+export type DimValues = { [K in WindowDim]: K extends "provider_label" ? ProviderLabel : string };
 
 export type GroupTotals<D extends WindowDim> = Pick<DimValues, D> & Totals;
 
@@ -55,7 +55,7 @@ const rollupDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   route: sql`r.route`,
   day: d.dayOf(sql`r.hour`),
 });
-const callDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
+export const callDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   workload_id: sql`c.workload_id`,
   provider_label: sql`c.provider_label`,
   model: sql`coalesce(c.served_model, '')`,
@@ -63,7 +63,7 @@ const callDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   day: d.dayOf(sql`c.received_at`),
 });
 
-function selectDims(dims: readonly WindowDim[], source: Record<WindowDim, SQL>): SQL {
+export function selectDims(dims: readonly WindowDim[], source: Record<WindowDim, SQL>): SQL {
   if (dims.length === 0) return sql`1 as one_group`;
   return sql.join(
     dims.map((d) => sql`${source[d]} as ${sql.identifier(d)}`),
@@ -138,60 +138,4 @@ export async function windowTotals<D extends WindowDim>(
     const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Pick<DimValues, D>;
     return { ...keys, ...totals };
   });
-}
-
-export interface ProblemSummary<D extends WindowDim> {
-  keys: Record<D, string>;
-  lastAt: Date;
-  /** Newest first, at most `examples`. */
-  requestIds: string[];
-}
-
-/**
- * The newest problem calls of each group: `failing` (provider health) or `error` (the caller got
- * no complete answer). Reads the partial index of problem calls, never the whole window.
- */
-export async function problemCalls<D extends WindowDim>(
-  db: Db,
-  window: TimeWindow,
-  dims: readonly D[],
-  kind: "failing" | "error",
-  examples = 5,
-): Promise<ProblemSummary<D>[]> {
-  const condition = kind === "failing" ? isFailing : isError;
-  const d = sqlFor(db);
-  const dimSql = callDim(d);
-  const partition =
-    dims.length === 0
-      ? sql`1`
-      : sql.join(
-          dims.map((dim) => dimSql[dim]),
-          sql`, `,
-        );
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`
-    select * from (
-      select ${selectDims(dims, dimSql)}, c.request_id, ${d.instantOut(sql`c.received_at`)} as received_at,
-             row_number() over (partition by ${partition} order by c.received_at desc, c.request_id desc) as n
-      from calls c
-      where c.project_id = ${window.projectId} and c.received_at >= ${d.ts(window.start)}
-        and c.received_at <= ${d.ts(window.end)} and ${condition}
-    ) ranked
-    where n <= ${examples}
-    order by n`,
-  );
-  const groups = new Map<string, ProblemSummary<D>>();
-  for (const row of rows) {
-    const keys = Object.fromEntries(dims.map((d) => [d, String(row[d])])) as Pick<DimValues, D>;
-    const id = JSON.stringify(dims.map((d) => keys[d]));
-    let group = groups.get(id);
-    if (!group) {
-      // Rows arrive rank 1 first: the first row of a group is its newest problem.
-      group = { keys, lastAt: d.instantIn(row.received_at), requestIds: [] };
-      groups.set(id, group);
-    }
-    group.requestIds.push(String(row.request_id));
-  }
-  return [...groups.values()];
 }

@@ -1,7 +1,8 @@
 import type { ProviderLabel } from "@gateway/contracts";
 import type { Db } from "../client.ts";
 import { ratio, spaceTimestamp } from "./format.ts";
-import { problemCalls, type TimeWindow, windowTotals } from "./window.ts";
+import { problemCalls } from "./problem-calls.ts";
+import { type TimeWindow, windowTotals } from "./window.ts";
 import { projectWorkloads } from "./workload-names.ts";
 
 export interface WorkloadStatus {
@@ -25,11 +26,11 @@ const degradedAt = 0.05;
 
 /** Every workload of the project, observed over the window, next to what it declares. */
 export async function workloadStatuses(db: Db, window: TimeWindow): Promise<WorkloadStatus[]> {
-  const [rows, errors, workloads] = await Promise.all([
+  const [rows, workloads] = await Promise.all([
     windowTotals(db, window, ["workload_id", "provider_label", "model", "route"]),
-    problemCalls(db, window, ["workload_id"], "error"),
     projectWorkloads(db, window.projectId),
   ]);
+  const errors = await problemCalls(db, window, ["workload_id"], "error", rows);
   const errorsOf = new Map(errors.map((e) => [e.keys.workload_id, e]));
   return workloads.map((w): WorkloadStatus => {
     const mine = rows.filter((r) => r.workload_id === w.id);
