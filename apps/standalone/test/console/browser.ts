@@ -15,8 +15,12 @@ const chromiumPath = "/usr/bin/chromium";
  */
 export const browserWanted = existsSync(chromiumPath) || process.env.GATEWAY_TEST_BROWSER === "1";
 
-/** Where the screenshots README shows are written (committed). */
-const screenshotDir = new URL("../../../../docs/console/", import.meta.url);
+/**
+ * Where the screenshots go: docs/console/, which README shows (committed), when asked with
+ * `GATEWAY_TEST_SCREENSHOTS=1`; otherwise the browser's own temporary profile, so that a test run
+ * takes them all the same but never changes the tree.
+ */
+const docsScreenshots = new URL("../../../../docs/console/", import.meta.url).pathname;
 
 export interface ConsoleBrowser {
   page: Page;
@@ -24,7 +28,7 @@ export interface ConsoleBrowser {
   errors: string[];
   /** axe-core on the current page: no serious or critical violation. */
   accessible(): Promise<void>;
-  /** The current page as docs/console/<name>.png. */
+  /** The current page as <name>.png (see `docsScreenshots`). */
   screenshot(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -39,6 +43,7 @@ export async function openBrowser(): Promise<ConsoleBrowser> {
     viewport: { width: 1280, height: 800 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  const screenshotDir = process.env.GATEWAY_TEST_SCREENSHOTS === "1" ? docsScreenshots : profile;
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
@@ -66,7 +71,7 @@ export async function openBrowser(): Promise<ConsoleBrowser> {
       expect(violations, `axe on ${page.url()}`).toEqual([]);
     },
     async screenshot(name) {
-      await page.screenshot({ path: new URL(`${name}.png`, screenshotDir).pathname, fullPage: false });
+      await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false });
     },
     async close() {
       await context.close();
