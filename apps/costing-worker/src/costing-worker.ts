@@ -12,6 +12,7 @@ import { costingJobs, type JobQueue } from "@gateway/jobs";
 import type { LimitStore } from "@gateway/limits";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { callRow } from "./call-row.ts";
+import { startCallsRetention } from "./calls-retention.ts";
 import { lostPricingSweep } from "./lost-pricing-sweep.ts";
 import { startSpendPublisher } from "./spend-publisher.ts";
 
@@ -26,6 +27,8 @@ export interface CostingWorkerDeps {
   limits?: LimitStore | null;
   /** How often calls whose pricing job was lost are looked for (`lost-pricing-sweep.ts`); default a minute. */
   lostJobSweepMs?: number;
+  /** How often the retention job runs (`calls-retention.ts`); default an hour. */
+  retentionEveryMs?: number;
 }
 
 export interface CostingWorker {
@@ -43,6 +46,7 @@ export interface CostingWorker {
  * pricing and re-pricing happen here only.
  * With `limits`, the spend pricing wrote is published for the budgets after each job, and every
  * budget's spend at start and every minute after (docs/limits.md "How spend is counted").
+ * It runs the retention of call rows and rollups (`calls-retention.ts`).
  */
 export async function startCostingWorker({
   db,
@@ -52,6 +56,7 @@ export async function startCostingWorker({
   tracer,
   limits,
   lostJobSweepMs = 60_000,
+  retentionEveryMs = 3_600_000,
 }: CostingWorkerDeps): Promise<CostingWorker> {
   const spend = limits ? startSpendPublisher({ db, limits, log }) : null;
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
@@ -118,8 +123,10 @@ export async function startCostingWorker({
   // after the sweep, so the first publish holds what it priced
   await spend?.publishBudgets();
   sweep.repeat();
+  const retention = startCallsRetention(db, log, retentionEveryMs);
   return {
     async close() {
+      await retention.close();
       await sweep.close();
       await spend?.close();
     },

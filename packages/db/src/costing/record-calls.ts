@@ -2,6 +2,7 @@ import { count, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { inTransaction, query } from "../dialect.ts";
 import { inJsonList, insertJsonRows } from "../json-rows.ts";
+import { withDayPartitions } from "../retention/day-partitions.ts";
 import { calls } from "../schema/calls.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
@@ -21,11 +22,13 @@ export function requestIdIn(db: Db, ids: readonly string[]): SQL {
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  return inTransaction(db, async (tx) => {
-    const ids = await insertJsonRows(tx, calls, rows, "requestId");
-    if (ids.length > 0) await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids)));
-    return ids;
-  });
+  const record = () =>
+    inTransaction(db, async (tx) => {
+      const ids = await insertJsonRows(tx, calls, rows, "requestId");
+      if (ids.length > 0) await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids)));
+      return ids;
+    });
+  return withDayPartitions(db, "calls", () => rows.map((r) => r.receivedAt), record);
 }
 
 /** Ids of calls still waiting for costing (their job was lost, e.g. by a crash), oldest first. */

@@ -11,7 +11,7 @@ import { flag, instant, picoUsd } from "./columns.ts";
 export const calls = sqliteTable(
   "calls",
   {
-    requestId: text("request_id").primaryKey(),
+    requestId: text("request_id").notNull(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -53,6 +53,7 @@ export const calls = sqliteTable(
     customerCostUsd: picoUsd("customer_cost_usd"),
   },
   (t) => [
+    primaryKey({ name: "calls_pk", columns: [t.requestId, t.receivedAt] }),
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
     index("calls_org_upstream_request_idx").on(t.orgId, t.upstreamRequestId),
     index("calls_org_upstream_response_idx").on(t.orgId, t.upstreamResponseId),
@@ -98,7 +99,7 @@ export const callRollupsHourly = sqliteTable(
 export const captureIndex = sqliteTable(
   "capture_index",
   {
-    requestId: text("request_id").primaryKey(),
+    requestId: text("request_id").notNull(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -106,10 +107,13 @@ export const captureIndex = sqliteTable(
     key: text("key").notNull(),
     size: integer("size").notNull(),
     uploadedAt: instant("uploaded_at").notNull(),
+    receivedAt: instant("received_at").notNull(),
   },
   (t) => [
+    primaryKey({ name: "capture_index_pk", columns: [t.requestId, t.receivedAt] }),
     index("capture_index_project_idx").on(t.projectId, t.uploadedAt, t.requestId),
     index("capture_index_workload_idx").on(t.projectId, t.workloadId, t.uploadedAt, t.requestId),
+    index("capture_index_key_idx").on(t.key),
   ],
 );
 
