@@ -31,11 +31,7 @@ export async function dayPartitions(db: PgDb, table: DayPartitioned): Promise<Da
 }
 
 /** Creates the partitions of the UTC days holding `instants` that do not exist yet; how many it created. */
-async function createDayPartitions(
-  db: PgDb,
-  table: DayPartitioned,
-  instants: Date[],
-): Promise<number> {
+async function createDayPartitions(db: PgDb, table: DayPartitioned, instants: Date[]): Promise<number> {
   const days = [...new Set(instants.map((at) => at.toISOString().slice(0, 10)))];
   if (days.length === 0) return 0;
   const rows = await queryRows<{ created: boolean }>(

@@ -77,3 +77,18 @@ export function keptSince(now: Date, days: number): Date {
   const back = now.getTime() - days * dayMs;
   return new Date(back - (((back % dayMs) + dayMs) % dayMs));
 }
+
+/**
+ * The oldest instant whose call rows the project's org still keeps at `now`: before it, the
+ * reports read the hourly rollups only (`windowTotals`).
+ */
+export async function callsKeptSince(db: Db, projectId: string, now: Date): Promise<Date> {
+  const [row] = await query(db, (orm, { projects: p, orgRetention: r }) =>
+    orm
+      .select({ callsDays: r.callsDays })
+      .from(p)
+      .leftJoin(r, eq(r.orgId, p.orgId))
+      .where(eq(p.id, projectId)),
+  );
+  return keptSince(now, row?.callsDays ?? retentionDefaults.callsDays);
+}
