@@ -22,10 +22,19 @@ export function requestIdIn(db: Db, ids: readonly string[]): SQL {
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
+  const times = rows.map((r) => r.receivedAt.getTime());
+  const [first, last] = [
+    new Date(times.reduce((a, b) => Math.min(a, b))),
+    new Date(times.reduce((a, b) => Math.max(a, b))),
+  ];
   const record = () =>
     inTransaction(db, async (tx) => {
       const ids = await insertJsonRows(tx, calls, rows, "requestId");
-      if (ids.length > 0) await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids)));
+      if (ids.length === 0) return ids;
+      // The batch's time range lets PostgreSQL read only its days' partitions for the new rows.
+      const d = sqlFor(tx);
+      const inBatch = sql`${requestIdIn(tx, ids)} and c.received_at >= ${d.ts(first)} and c.received_at <= ${d.ts(last)}`;
+      await queryRows(tx, addToRollups(d, inBatch));
       return ids;
     });
   return withDayPartitions(db, "calls", () => rows.map((r) => r.receivedAt), record);
