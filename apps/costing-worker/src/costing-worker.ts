@@ -7,7 +7,14 @@ import {
   type Logger,
   readCallEvents,
 } from "@gateway/contracts";
-import { type Db, priceCallsById, recordCalls, recordKeyUses, repriceCallsFor } from "@gateway/db";
+import {
+  type Db,
+  priceCallsById,
+  receivedWithin,
+  recordCalls,
+  recordKeyUses,
+  repriceCallsFor,
+} from "@gateway/db";
 import { costingJobs, type JobQueue } from "@gateway/jobs";
 import type { LimitStore } from "@gateway/limits";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
@@ -60,9 +67,13 @@ export async function startCostingWorker({
 }: CostingWorkerDeps): Promise<CostingWorker> {
   const spend = limits ? startSpendPublisher({ db, limits, log }) : null;
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
-    const { request_ids } = costingJobs.priceCalls.payload.parse(payload);
-    await priceCallsById(db, request_ids);
-    await spend?.afterPricing(request_ids);
+    const job = costingJobs.priceCalls.payload.parse(payload);
+    const within =
+      job.received_from && job.received_to
+        ? { from: new Date(job.received_from), to: new Date(job.received_to) }
+        : undefined;
+    await priceCallsById(db, job.request_ids, within);
+    await spend?.afterPricing(job.request_ids, within);
   });
   jobs.process(costingJobs.repriceModel.name, async (payload) => {
     const { model } = costingJobs.repriceModel.payload.parse(payload);
@@ -92,8 +103,15 @@ export async function startCostingWorker({
         // Every priceable call of the batch, not only the rows this delivery inserted: if enqueueing
         // failed after the insert committed, the redelivered batch must still get its job. Pricing
         // only moves calls that are pending, so a second job changes nothing.
-        const toPrice = events.filter((e) => e.usage).map((e) => e.request_id);
-        if (toPrice.length > 0) await jobs.add(costingJobs.priceCalls.name, { request_ids: toPrice });
+        const toPrice = events.filter((e) => e.usage);
+        if (toPrice.length > 0) {
+          const within = receivedWithin(toPrice.map((e) => new Date(e.received_at)));
+          await jobs.add(costingJobs.priceCalls.name, {
+            request_ids: toPrice.map((e) => e.request_id),
+            received_from: within.from.toISOString(),
+            received_to: within.to.toISOString(),
+          });
+        }
       },
     },
     callEventRequestId,
