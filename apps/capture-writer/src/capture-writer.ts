@@ -10,8 +10,10 @@ import {
   readCallEventsWithBodies,
 } from "@gateway/contracts";
 import { type Db, indexCaptures, type NewCaptureIndexRow } from "@gateway/db";
+import type { Repeating } from "@gateway/runtime";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { captureEnvelope, captureKey } from "./capture-envelope.ts";
+import { startCapturesRetention } from "./captures-retention.ts";
 
 export interface CaptureWriterDeps {
   db: Db;
@@ -20,14 +22,24 @@ export interface CaptureWriterDeps {
   log: Logger;
   /** A span per call event, in the trace of the call that published it; null when tracing is off. */
   tracer?: Tracer | null;
+  /** How often the retention job runs (`captures-retention.ts`); default an hour. */
+  retentionEveryMs?: number;
 }
 
 /**
  * `gateway.calls.v1` → capture object + index row. Idempotent by request id: the object write
  * is create-only and the index insert ignores a row that exists, so a redelivered batch changes
  * nothing. The object is written before its index row, so a listed capture is always readable.
+ * It runs the retention of captures (`captures-retention.ts`); closing the result stops it.
  */
-export async function startCaptureWriter({ db, blobs, bus, log, tracer }: CaptureWriterDeps): Promise<void> {
+export async function startCaptureWriter({
+  db,
+  blobs,
+  bus,
+  log,
+  tracer,
+  retentionEveryMs = 3_600_000,
+}: CaptureWriterDeps): Promise<Repeating> {
   await subscribeTraced(
     bus,
     tracer,
@@ -49,6 +61,7 @@ export async function startCaptureWriter({ db, blobs, bus, log, tracer }: Captur
     },
     callEventRequestId,
   );
+  return startCapturesRetention(db, blobs, log, retentionEveryMs);
 }
 
 /** Bytes of bodies whose objects may be built and written at once (one larger event goes alone). */
@@ -90,7 +103,10 @@ async function writeObject(blobs: BlobStore, call: CallEventWithBodies) {
 
 /** The index row of a stored capture, from its event or from the envelope stored at `key`. */
 export function captureIndexRow(
-  capture: Pick<CallEvent, "request_id" | "org_id" | "project_id" | "workload_id" | "api_key_id">,
+  capture: Pick<
+    CallEvent,
+    "request_id" | "org_id" | "project_id" | "workload_id" | "api_key_id" | "received_at"
+  >,
   key: string,
   size: number,
   uploadedAt: Date,
@@ -104,5 +120,6 @@ export function captureIndexRow(
     key,
     size,
     uploadedAt,
+    receivedAt: new Date(capture.received_at),
   };
 }

@@ -14,7 +14,7 @@ export async function captureWriterDeps(
   const blobs = await openS3BlobStore(env, log);
   const bus = await openKafkaBus(env, log, "capture-writer");
   return {
-    deps: { db: store.db, blobs, bus, log },
+    deps: { db: store.db, blobs, bus, log, retentionEveryMs: env.GATEWAY_RETENTION_EVERY_MS },
     async close() {
       // leaving the group commits nothing new: offsets were committed after each handled batch
       await bus.close();

@@ -1,5 +1,5 @@
 import { checkEngineSettings, kafkaEnv, postgresEnv, s3Env } from "@gateway/engines";
-import { parseEnvWith, probeListenEnv } from "@gateway/runtime";
+import { parseEnvWith, probeListenEnv, retentionEnv } from "@gateway/runtime";
 import { z } from "zod";
 
 /** The capture writer as a process of its own: Kafka (events in), S3 (objects) and PostgreSQL (index). */
@@ -9,6 +9,7 @@ const captureWriterEnvSchema = z
     ...probeListenEnv(8091),
     ...kafkaEnv,
     ...postgresEnv,
+    ...retentionEnv,
     ...s3Env,
   })
   .superRefine(checkEngineSettings);

@@ -16,6 +16,7 @@ import { registerLimits } from "./routes/limits.ts";
 import { registerOperatorCatalog } from "./routes/operator-catalog.ts";
 import { registerOperatorOrgs } from "./routes/operator-orgs.ts";
 import { registerOperatorPrices } from "./routes/operator-prices.ts";
+import { registerOperatorRetention } from "./routes/operator-retention.ts";
 import { registerProbes } from "./routes/probes.ts";
 import { registerProjects } from "./routes/projects.ts";
 import { registerReference } from "./routes/reference.ts";
@@ -96,6 +97,7 @@ export function createControlPlaneApp(
 
   const operator = surfaceApp(requireOperator);
   registerOperatorOrgs(operator, at("operator", "Operator: orgs"));
+  registerOperatorRetention(operator, at("operator", "Operator: orgs"));
   registerOperatorCatalog(operator, at("operator", "Operator: catalog"));
   registerOperatorPrices(operator, at("operator", "Operator: prices"));
   app.route(surfaces.operator.prefix, operator);

@@ -57,6 +57,7 @@ describe.each(testStores())("the call log on %s", (store) => {
         apiKeyId: "api_key_1",
         key: "captures/x.jsonl",
         size: 1,
+        receivedAt: new Date(events[0]!.received_at),
         uploadedAt: new Date(),
       },
     ]);

@@ -173,4 +173,28 @@ describe.each(testStores())("control plane: operator surface (%s)", (store) => {
     expect((await h.op("GET", "/operator/v1/orgs?cursor=abc")).status).toBe(400);
     expect((await h.cp("GET", "/operator/v1/orgs")).status).toBe(401);
   });
+
+  it("sets an org's retention field by field; null goes back to the default", async () => {
+    const org = (await h.op("POST", "/operator/v1/orgs", { name: "retention" })).json.org.id;
+    const path = `/operator/v1/orgs/${org}/retention`;
+    const defaults = { calls_days: 90, captures_days: 30, rollups_days: 400 };
+    expect(await h.op("GET", path)).toMatchObject({ status: 200, json: defaults });
+    expect(await h.op("PUT", path, { calls_days: 7, captures_days: 1 })).toMatchObject({
+      status: 200,
+      json: { calls_days: 7, captures_days: 1, rollups_days: 400 },
+    });
+    expect((await h.op("PUT", path, { captures_days: null })).json).toEqual({ ...defaults, calls_days: 7 });
+    expect((await h.op("GET", path)).json).toEqual({ ...defaults, calls_days: 7 });
+
+    // the rollups outlive the rows they sum, or a report would lose days it still shows
+    const short = await h.op("PUT", path, { rollups_days: 6 });
+    expect(short.status).toBe(400);
+    expect(short.json.error.message).toMatch(/rollups_days \(6\) must be at least calls_days \(7\)/);
+    for (const bad of [{ calls_days: 0 }, { calls_days: 1.5 }, { captures_days: 3651 }, { other: 1 }]) {
+      expect((await h.op("PUT", path, bad)).status).toBe(400);
+    }
+    expect((await h.op("GET", "/operator/v1/orgs/org_none/retention")).status).toBe(404);
+    expect((await h.op("PUT", "/operator/v1/orgs/org_none/retention", {})).status).toBe(404);
+    expect((await h.cp("GET", path)).status).toBe(401);
+  });
 });

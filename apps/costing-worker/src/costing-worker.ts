@@ -7,11 +7,19 @@ import {
   type Logger,
   readCallEvents,
 } from "@gateway/contracts";
-import { type Db, priceCallsById, recordCalls, recordKeyUses, repriceCallsFor } from "@gateway/db";
+import {
+  type Db,
+  priceCallsById,
+  receivedWithin,
+  recordCalls,
+  recordKeyUses,
+  repriceCallsFor,
+} from "@gateway/db";
 import { costingJobs, type JobQueue } from "@gateway/jobs";
 import type { LimitStore } from "@gateway/limits";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
 import { callRow } from "./call-row.ts";
+import { startCallsRetention } from "./calls-retention.ts";
 import { lostPricingSweep } from "./lost-pricing-sweep.ts";
 import { startSpendPublisher } from "./spend-publisher.ts";
 
@@ -26,6 +34,8 @@ export interface CostingWorkerDeps {
   limits?: LimitStore | null;
   /** How often calls whose pricing job was lost are looked for (`lost-pricing-sweep.ts`); default a minute. */
   lostJobSweepMs?: number;
+  /** How often the retention job runs (`calls-retention.ts`); default an hour. */
+  retentionEveryMs?: number;
 }
 
 export interface CostingWorker {
@@ -43,6 +53,7 @@ export interface CostingWorker {
  * pricing and re-pricing happen here only.
  * With `limits`, the spend pricing wrote is published for the budgets after each job, and every
  * budget's spend at start and every minute after (docs/limits.md "How spend is counted").
+ * It runs the retention of call rows and rollups (`calls-retention.ts`).
  */
 export async function startCostingWorker({
   db,
@@ -52,12 +63,17 @@ export async function startCostingWorker({
   tracer,
   limits,
   lostJobSweepMs = 60_000,
+  retentionEveryMs = 3_600_000,
 }: CostingWorkerDeps): Promise<CostingWorker> {
   const spend = limits ? startSpendPublisher({ db, limits, log }) : null;
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
-    const { request_ids } = costingJobs.priceCalls.payload.parse(payload);
-    await priceCallsById(db, request_ids);
-    await spend?.afterPricing(request_ids);
+    const job = costingJobs.priceCalls.payload.parse(payload);
+    const within =
+      job.received_from && job.received_to
+        ? { from: new Date(job.received_from), to: new Date(job.received_to) }
+        : undefined;
+    await priceCallsById(db, job.request_ids, within);
+    await spend?.afterPricing(job.request_ids, within);
   });
   jobs.process(costingJobs.repriceModel.name, async (payload) => {
     const { model } = costingJobs.repriceModel.payload.parse(payload);
@@ -87,8 +103,15 @@ export async function startCostingWorker({
         // Every priceable call of the batch, not only the rows this delivery inserted: if enqueueing
         // failed after the insert committed, the redelivered batch must still get its job. Pricing
         // only moves calls that are pending, so a second job changes nothing.
-        const toPrice = events.filter((e) => e.usage).map((e) => e.request_id);
-        if (toPrice.length > 0) await jobs.add(costingJobs.priceCalls.name, { request_ids: toPrice });
+        const toPrice = events.filter((e) => e.usage);
+        if (toPrice.length > 0) {
+          const within = receivedWithin(toPrice.map((e) => new Date(e.received_at)));
+          await jobs.add(costingJobs.priceCalls.name, {
+            request_ids: toPrice.map((e) => e.request_id),
+            received_from: within.from.toISOString(),
+            received_to: within.to.toISOString(),
+          });
+        }
       },
     },
     callEventRequestId,
@@ -118,8 +141,10 @@ export async function startCostingWorker({
   // after the sweep, so the first publish holds what it priced
   await spend?.publishBudgets();
   sweep.repeat();
+  const retention = startCallsRetention(db, log, retentionEveryMs);
   return {
     async close() {
+      await retention.close();
       await sweep.close();
       await spend?.close();
     },

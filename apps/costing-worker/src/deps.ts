@@ -19,7 +19,7 @@ export async function costingWorkerDeps(
   const bus = await openKafkaBus(env, log, "costing-worker");
   const limits = openRedisLimits(env, log, "costing-worker");
   return {
-    deps: { db: store.db, bus, jobs, log, limits },
+    deps: { db: store.db, bus, jobs, log, limits, retentionEveryMs: env.GATEWAY_RETENTION_EVERY_MS },
     async close() {
       await bus.close();
       await jobs.close();

@@ -1,5 +1,5 @@
 import { checkEngineSettings, kafkaEnv, postgresEnv, redisEnv } from "@gateway/engines";
-import { parseEnvWith, probeListenEnv } from "@gateway/runtime";
+import { parseEnvWith, probeListenEnv, retentionEnv } from "@gateway/runtime";
 import { z } from "zod";
 
 /** The costing worker as a process of its own: Kafka (events in), PostgreSQL (rows), Redis (BullMQ jobs). */
@@ -9,6 +9,7 @@ const costingWorkerEnvSchema = z
     ...probeListenEnv(8092),
     ...kafkaEnv,
     ...postgresEnv,
+    ...retentionEnv,
     ...redisEnv,
   })
   .superRefine(checkEngineSettings);

@@ -1,5 +1,12 @@
 import type { Logger } from "@gateway/contracts";
-import { budgetSpendTotals, type Db, type SpendScope, scopesOfCalls, spendTotals } from "@gateway/db";
+import {
+  budgetSpendTotals,
+  type Db,
+  type ReceivedWithin,
+  type SpendScope,
+  scopesOfCalls,
+  spendTotals,
+} from "@gateway/db";
 import type { LimitStore } from "@gateway/limits";
 
 /** How often every budgeted scope's totals are published again (a Redis that restarted empty). */
@@ -10,7 +17,7 @@ export interface SpendPublisher {
    * After a pricing job committed: the totals of the key, project and workload of its calls,
    * read from the database, so a redelivered job publishes the same totals again. Never throws.
    */
-  afterPricing(requestIds: readonly string[]): Promise<void>;
+  afterPricing(requestIds: readonly string[], within?: ReceivedWithin): Promise<void>;
   /** The totals of every scope with a budget. Never throws. */
   publishBudgets(): Promise<void>;
   /** Stops the republishing and waits for a publish under way. */
@@ -43,12 +50,12 @@ export function startSpendPublisher(
   };
 
   const publisher: SpendPublisher = {
-    afterPricing: (requestIds) =>
+    afterPricing: (requestIds, within) =>
       inTurn(async () => {
         const scopes = pending;
         pending = new Map();
         try {
-          for (const s of await scopesOfCalls(db, requestIds)) scopes.set(scopeKey(s), s);
+          for (const s of await scopesOfCalls(db, requestIds, within)) scopes.set(scopeKey(s), s);
           await limits.publishSpend(await spendTotals(db, [...scopes.values()], new Date()));
         } catch (error) {
           failed("priced calls", scopes.values(), error);

@@ -1,6 +1,6 @@
 import { checkEngineSettings, postgresEnv } from "@gateway/engines";
 import { gatewayEnvSchema } from "@gateway/gateway";
-import { drainEnv, metricsEnv, parseEnvWith, secret } from "@gateway/runtime";
+import { drainEnv, metricsEnv, parseEnvWith, retentionEnv, secret } from "@gateway/runtime";
 import { z } from "zod";
 
 /** Every setting of the one-process deployment, validated once at start. */
@@ -20,6 +20,7 @@ const standaloneEnvSchema = gatewayEnvSchema
     GATEWAY_CATALOG_FILE: z.string().min(1).optional(),
     ...drainEnv,
     ...metricsEnv,
+    ...retentionEnv,
   })
   .superRefine(checkEngineSettings);
 export type StandaloneEnv = z.infer<typeof standaloneEnvSchema>;

@@ -195,8 +195,9 @@ async function startApps(
   );
 
   const tracer = options.tracer ?? null;
-  await startCaptureWriter({ db, blobs, bus, log, tracer });
-  const costing = await startCostingWorker({ db, bus, jobs, log, tracer, limits });
+  const retentionEveryMs = env.GATEWAY_RETENTION_EVERY_MS;
+  const captures = await startCaptureWriter({ db, blobs, bus, log, tracer, retentionEveryMs });
+  const costing = await startCostingWorker({ db, bus, jobs, log, tracer, limits, retentionEveryMs });
   if (metrics) {
     registerConsumerMetrics(metrics, bus);
     registerCostingMetrics(metrics, { db, jobs });
@@ -241,6 +242,7 @@ async function startApps(
       await jobs.idle();
       await jobs.close();
       await costing.close();
+      await captures.close();
       await gateway.close();
       await cache.close();
       await store.close();

@@ -67,9 +67,13 @@ function wholeEnvelope(bytes: Buffer, requestId: string) {
   try {
     const envelope = JSON.parse(bytes.toString("utf8")) as Parameters<typeof captureIndexRow>[0];
     return envelope.request_id === requestId &&
-      [envelope.org_id, envelope.project_id, envelope.workload_id, envelope.api_key_id].every(
-        (v) => typeof v === "string",
-      )
+      [
+        envelope.org_id,
+        envelope.project_id,
+        envelope.workload_id,
+        envelope.api_key_id,
+        envelope.received_at,
+      ].every((v) => typeof v === "string")
       ? envelope
       : null;
   } catch {

@@ -3,6 +3,8 @@ export interface BlobStore {
   /** Stores `body` at `key` unless the key exists; resolves false when it already did. */
   putIfAbsent(key: string, body: Buffer): Promise<boolean>;
   get(key: string): Promise<Buffer | undefined>;
+  /** Deletes the objects at `keys`; a key with no object is no error (retention may run twice). */
+  delete(keys: string[]): Promise<void>;
 }
 
 /** Keys are relative, slash-separated paths of safe segments. */

@@ -1,5 +1,5 @@
 import { readFile as readFileCb, writeFile as writeFileCb } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rmdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
@@ -8,6 +8,13 @@ import { assertSafeKey, type BlobStore } from "./blob-store.ts";
 // thread more than the write itself for objects of a few KiB.
 const writeFile = promisify(writeFileCb);
 const readFile = promisify(readFileCb);
+
+/** A rejection handler that swallows the errors of these codes and rethrows any other. */
+const unlessCode =
+  (...codes: string[]) =>
+  (error: NodeJS.ErrnoException) => {
+    if (!codes.includes(error.code ?? "")) throw error;
+  };
 
 /**
  * Blobs as files under `root`. An object is created in place with O_EXCL (`wx`), which makes the
@@ -66,6 +73,20 @@ export function createFsBlobStore(root: string): BlobStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw error;
+      }
+    },
+    async delete(keys) {
+      const dirs = new Set<string>();
+      for (const key of keys) {
+        assertSafeKey(key);
+        const path = join(root, key);
+        await unlink(path).catch(unlessCode("ENOENT"));
+        dirs.add(dirname(path));
+      }
+      // A day folder emptied by retention goes too, so the data dir does not fill with empty
+      // folders; one still holding files stays (ENOTEMPTY), and a later put makes it again.
+      for (const dir of dirs) {
+        await rmdir(dir).then(() => madeDirs.delete(dir), unlessCode("ENOENT", "ENOTEMPTY"));
       }
     },
   };

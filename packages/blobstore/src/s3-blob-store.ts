@@ -1,5 +1,6 @@
 import { Agent } from "node:https";
 import {
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -102,6 +103,21 @@ export function createS3BlobStore(
       } catch (error) {
         if (status(error) === 404) return undefined;
         throw error;
+      }
+    },
+    async delete(keys) {
+      // DeleteObjects takes up to 1,000 keys a request; a key with no object counts as deleted.
+      for (let i = 0; i < keys.length; i += 1_000) {
+        const objects = keys.slice(i, i + 1_000).map((key) => ({ Key: fullKey(key) }));
+        const res = await client.send(
+          new DeleteObjectsCommand({ Bucket: options.bucket, Delete: { Objects: objects, Quiet: true } }),
+        );
+        const failed = res.Errors ?? [];
+        if (failed.length > 0) {
+          throw new Error(
+            `S3 kept ${failed.length} objects: ${failed[0]!.Key} ${failed[0]!.Code} ${failed[0]!.Message}`,
+          );
+        }
       }
     },
     /**

@@ -47,6 +47,22 @@ describe("filesystem blob store", () => {
     expect((await store.get(other))!.toString()).toBe("something else entirely");
   });
 
+  it("deletes objects, a missing one included, and the folder they left empty", async () => {
+    root = await mkdtemp(join(tmpdir(), "blobs-"));
+    const store = createFsBlobStore(root);
+    const kept = "captures/org_1/proj_1/api_key_1/2026-11-22/req_3.jsonl";
+    const other = "captures/org_1/proj_1/api_key_1/2026-11-21/req_2.jsonl";
+    for (const k of [key, other, kept]) await store.putIfAbsent(k, Buffer.from(k));
+    await store.delete([key, other, "captures/org_1/none.jsonl"]);
+    expect(await store.get(key)).toBeUndefined();
+    expect(await store.get(other)).toBeUndefined();
+    expect((await store.get(kept))!.toString()).toBe(kept);
+    expect(await readdir(join(root, "captures/org_1/proj_1/api_key_1"))).toEqual(["2026-11-22"]);
+    // the emptied folder is made again for a late write of that day
+    expect(await store.putIfAbsent(key, Buffer.from("late"))).toBe(true);
+    await expect(store.delete(["../x"])).rejects.toThrow(/unsafe/);
+  });
+
   it("refuses keys that could leave the root", async () => {
     root = await mkdtemp(join(tmpdir(), "blobs-"));
     const store = createFsBlobStore(root);

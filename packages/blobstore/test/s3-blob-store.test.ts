@@ -34,6 +34,17 @@ describe.skipIf(!engines)("S3 blob store on the local S3 server (GATEWAY_TEST_EN
     expect(results.filter(Boolean)).toHaveLength(1);
     blobs.close();
   }, 60_000);
+
+  it("deletes objects in requests of up to 1,000 keys; a missing key is no error", async () => {
+    const blobs = store();
+    const keys = Array.from({ length: 1_001 }, (_, i) => `captures/d/${i}.jsonl`);
+    await Promise.all(keys.map((k) => blobs.putIfAbsent(k, Buffer.from(k))));
+    await blobs.putIfAbsent("captures/d/kept.jsonl", Buffer.from("kept"));
+    await blobs.delete([...keys, "captures/d/missing.jsonl"]);
+    for (const k of [keys[0]!, keys[999]!, keys[1000]!]) expect(await blobs.get(k)).toBeUndefined();
+    expect((await blobs.get("captures/d/kept.jsonl"))!.toString()).toBe("kept");
+    blobs.close();
+  }, 60_000);
 });
 
 // A stand-in S3 that answers from a script, to produce a 409 on demand: the real server only

@@ -93,6 +93,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/operator/v1/orgs/{org_id}/retention": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an org's retention
+     * @description What the org keeps, its defaults filled in. Defaults: calls 90 days, captures 30 days, rollups 400 days.
+     */
+    get: operations["getOperatorV1OrgsOrgIdRetention"];
+    /**
+     * Set an org's retention
+     * @description Each field given is set (1 to 3,650 days), `null` goes back to the default, a field left out keeps its value. Defaults: calls 90 days, captures 30 days, rollups 400 days. Data goes by whole UTC days: a day is removed once all of it is older than the retention, by the retention jobs of the costing worker (call rows, rollups) and the capture writer (captures), which run every hour. The rollups must be kept at least as long as the call rows, or the reports could not answer for days whose rows are gone.
+     */
+    put: operations["putOperatorV1OrgsOrgIdRetention"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/operator/v1/models": {
     parameters: {
       query?: never;
@@ -995,6 +1019,126 @@ export interface operations {
       };
       /** @description `idempotency_key_reused`: this Idempotency-Key was sent with another path or body. */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getOperatorV1OrgsOrgIdRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The org's retention. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Days call rows are kept (whole UTC days). */
+            calls_days: number;
+            /** @description Days captures are kept: index rows and objects. */
+            captures_days: number;
+            /** @description Days the hourly rollups the reports sum are kept; at least `calls_days`. */
+            rollups_days: number;
+          };
+        };
+      };
+      /** @description Invalid input; the message and `details.issues` name the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or it belongs to another org. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putOperatorV1OrgsOrgIdRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        org_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          calls_days?: number | null;
+          captures_days?: number | null;
+          rollups_days?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The org's retention as it now is. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Days call rows are kept (whole UTC days). */
+            calls_days: number;
+            /** @description Days captures are kept: index rows and objects. */
+            captures_days: number;
+            /** @description Days the hourly rollups the reports sum are kept; at least `calls_days`. */
+            rollups_days: number;
+          };
+        };
+      };
+      /** @description Invalid input; the message and `details.issues` name the field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Missing or invalid credential. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found, or it belongs to another org. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { inTransaction, query } from "./dialect.ts";
 import { insertJsonRows } from "./json-rows.ts";
+import { withDayPartitions } from "./retention/day-partitions.ts";
 import { captureIndex } from "./schema/index.ts";
 
 export type CaptureIndexRow = typeof captureIndex.$inferSelect;
@@ -22,7 +23,12 @@ export interface CaptureListScope {
 /** Index rows for stored capture objects, in one transaction; a request id indexed already keeps its row. */
 export async function indexCaptures(db: Db, rows: NewCaptureIndexRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await inTransaction(db, (tx) => insertJsonRows(tx, captureIndex, rows, "requestId"));
+  await withDayPartitions(
+    db,
+    "capture_index",
+    () => rows.map((r) => r.receivedAt),
+    () => inTransaction(db, (tx) => insertJsonRows(tx, captureIndex, rows, "requestId")),
+  );
 }
 
 /** Which of these request ids have a capture index row. */

@@ -14,6 +14,7 @@ export * from "./orgs.ts";
 export { upgradeFromPglite } from "./pglite-import/upgrade-at-start.ts";
 export * from "./projects.ts";
 export * from "./reports/index.ts";
+export * from "./retention/index.ts";
 export * from "./schema/index.ts";
 export * from "./sql-rows.ts";
 export * from "./unique-violation.ts";

@@ -1,4 +1,4 @@
-import { asc, gt } from "drizzle-orm";
+import { asc, eq, gt } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { query } from "./dialect.ts";
 import type { orgs } from "./schema/orgs.ts";
@@ -25,4 +25,12 @@ export async function listOrgs(db: Db, afterId: string | null, limit: number): P
       .orderBy(asc(t.orgs.id))
       .limit(limit),
   );
+}
+
+/** Whether an org with this id exists. */
+export async function orgExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await query(db, (orm, t) =>
+    orm.select({ id: t.orgs.id }).from(t.orgs).where(eq(t.orgs.id, id)),
+  );
+  return row !== undefined;
 }

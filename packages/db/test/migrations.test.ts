@@ -13,6 +13,7 @@ const expectedTables = [
   "catalog_models",
   "idempotency_keys",
   "limits",
+  "org_retention",
   "orgs",
   "prices",
   "projects",

@@ -27,6 +27,7 @@ const tables = [
   "workloads",
   "catalog_models",
   "catalog_deployments",
+  "org_retention",
   "prices",
   "limits",
   "calls",
@@ -156,7 +157,9 @@ describe("an upgrade that fails", () => {
     await onPglite(`update prices set output_usd_per_mtok = 15.000000000 where id = 'price_b'`);
     await onPglite(`update prices set input_usd_per_mtok = 2.50000000000000 where id = 'price_b'`);
     await onPglite(`update calls set output_usd = 0.0000000000001 where request_id = 'req_0001'`);
-    await expectRefused(/calls\.output_usd of row \(req_0001\): 0\.0000000000001 is finer than/);
+    await expectRefused(
+      /calls\.output_usd of row \(req_0001, 2026-[\d-]+T[\d:.]+Z\): 0\.0000000000001 is finer than/,
+    );
 
     // fixed, the next start imports; trailing zeros convert, being the same number
     await onPglite(`update calls set output_usd = 0.000001000000000000 where request_id = 'req_0001'`);

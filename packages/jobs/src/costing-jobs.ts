@@ -7,7 +7,15 @@ import type { JobProducer } from "./job-queue.ts";
  * costing worker that runs them, which validates every payload before it acts on it.
  */
 export const costingJobs = {
-  priceCalls: { name: "costing.price-calls", payload: z.object({ request_ids: z.array(z.string()).min(1) }) },
+  priceCalls: {
+    name: "costing.price-calls",
+    payload: z.object({
+      request_ids: z.array(z.string()).min(1),
+      /** The calls' earliest and latest `received_at`: PostgreSQL then reads only those days' partitions. */
+      received_from: z.iso.datetime().optional(),
+      received_to: z.iso.datetime().optional(),
+    }),
+  },
   repriceModel: { name: "costing.reprice-model", payload: z.object({ model: z.string().min(1) }) },
 } as const;
 

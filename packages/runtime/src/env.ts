@@ -61,3 +61,9 @@ export const probeListenEnv = (defaultPort: number) => ({
 });
 
 export type ListenEnv = z.infer<z.ZodObject<typeof listenEnv>>;
+
+/** The retention job of the costing worker and the capture writer (docs/operations.md "Retention"). */
+export const retentionEnv = {
+  /** How often the job runs (it also runs at start): partitions made ahead, expired data removed. */
+  GATEWAY_RETENTION_EVERY_MS: z.coerce.number().int().min(1_000).default(3_600_000),
+};

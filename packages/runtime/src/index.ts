@@ -8,4 +8,5 @@ export * from "./logger.ts";
 export * from "./metrics.ts";
 export * from "./probes.ts";
 export * from "./process.ts";
+export * from "./repeating.ts";
 export * from "./secret-files.ts";

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createS3BlobStore } from "@gateway/blobstore/s3";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
 import type postgres from "postgres";
 import { controlPlaneClient, type Json } from "../harness.ts";
@@ -61,6 +62,8 @@ const fromSource = (app: AppName): AppEntry => `apps/${app}/src/main.ts`;
 interface SplitOptions extends StartOptions {
   /** The operator token, the cursor secret and the managed provider key as `<NAME>_FILE` settings. */
   secretsAsFiles?: boolean;
+  /** Settings every app gets besides the deployment's own (e.g. `GATEWAY_RETENTION_EVERY_MS`). */
+  env?: Record<string, string>;
 }
 
 /** The default deployment: `apps/standalone/src/main.ts`, one process, embedded stores. */
@@ -106,7 +109,7 @@ export async function startStandaloneDeployment({
  * started by the same infra scripts on other ports, so the fault tests can stop them without
  * disturbing other suites.
  */
-export function startSplitDeployment(options?: StartOptions): Promise<SplitDeployment>;
+export function startSplitDeployment(options?: SplitOptions): Promise<SplitDeployment>;
 export function startSplitDeployment<E extends EngineSet>(
   options: SplitOptions & { engines: (work: string, run: string) => Promise<E> },
 ): Promise<SplitDeployment<E>>;
@@ -114,6 +117,7 @@ export async function startSplitDeployment({
   entry = fromSource,
   engines: startEngines = plainEngines,
   secretsAsFiles = false,
+  env: extraEnv = {},
 }: SplitOptions & { engines?: (work: string, run: string) => Promise<EngineSet> } = {}): Promise<
   SplitDeployment<EngineSet>
 > {
@@ -144,6 +148,7 @@ export async function startSplitDeployment({
       // as deployed behind a load balancer: past two failed checks of the test's HAProxy (300 ms apart)
       GATEWAY_DRAIN_DELAY_MS: "1500",
       PORT: "0",
+      ...extraEnv,
     };
     // the control plane migrates the database, so it starts first
     const cp = await launch("control-plane", entry("control-plane"), env, listening);
@@ -240,6 +245,18 @@ export async function startSplitDeployment({
     await rm(work, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The deployment's capture bucket, as its apps reach it, for a test that reads objects directly. */
+export function deploymentBlobs(env: Record<string, string>) {
+  return createS3BlobStore({
+    bucket: env.GATEWAY_S3_BUCKET!,
+    prefix: env.GATEWAY_S3_PREFIX!,
+    region: env.GATEWAY_S3_REGION!,
+    endpoint: env.GATEWAY_S3_ENDPOINT!,
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.GATEWAY_S3_ACCESS_KEY!, secretAccessKey: env.GATEWAY_S3_SECRET_KEY! },
+  });
 }
 
 /** True once `/readyz` answers 200, else undefined (for `within`). */

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createS3BlobStore } from "@gateway/blobstore/s3";
 import { callsTopic } from "@gateway/contracts";
 import { scrape } from "@gateway/testkit";
 import postgres from "postgres";
@@ -10,7 +9,7 @@ import { answeredTraffic } from "../support/answered-traffic.ts";
 import { streamsHalfHangingUp } from "../support/hang-up.ts";
 import { largeAnswersAtOnce } from "../support/large-answers.ts";
 import { affinityScenarios } from "./affinity-scenarios.ts";
-import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
+import { deploymentBlobs, type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { fuzzScenarios } from "./fuzz.ts";
 import { hangUpScenarios } from "./hang-up-scenarios.ts";
 import { chatIn, limitScenarios, limitsAdmin } from "./limit-scenarios.ts";
@@ -407,17 +406,7 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       await sleep(3_000);
       const { ok, errors } = await traffic.stop();
       const { captures } = await allRows(ok, 60_000);
-      const blobs = createS3BlobStore({
-        bucket: d.env.GATEWAY_S3_BUCKET!,
-        prefix: d.env.GATEWAY_S3_PREFIX!,
-        region: d.env.GATEWAY_S3_REGION!,
-        endpoint: d.env.GATEWAY_S3_ENDPOINT!,
-        forcePathStyle: true,
-        credentials: {
-          accessKeyId: d.env.GATEWAY_S3_ACCESS_KEY!,
-          secretAccessKey: d.env.GATEWAY_S3_SECRET_KEY!,
-        },
-      });
+      const blobs = deploymentBlobs(d.env);
       const keys = await d.sql<{ request_id: string; key: string; size: number }[]>`
         select request_id, key, size from capture_index where request_id = any(${ok})`;
       let partial = 0;

@@ -3,7 +3,7 @@ import type { Db } from "../client.ts";
 import { inTransaction, isSqlite } from "../dialect.ts";
 import { priceCallsSqlite } from "../sqlite/pricing.ts";
 import { priceCallsPostgres } from "./pricing-postgres.ts";
-import { requestIdIn } from "./record-calls.ts";
+import { type ReceivedWithin, requestIdIn } from "./record-calls.ts";
 
 /**
  * Prices (or re-prices) the calls with usage that `scope` selects over `calls c`, and moves the
@@ -26,10 +26,14 @@ function priceCalls(db: Db, scope: SQL): Promise<number> {
   return priceCallsPostgres(db, scope);
 }
 
-/** Costing for freshly recorded calls. */
-export function priceCallsById(db: Db, requestIds: readonly string[]): Promise<number> {
+/** Costing for freshly recorded calls (received `within` that range, when known). */
+export function priceCallsById(
+  db: Db,
+  requestIds: readonly string[],
+  within?: ReceivedWithin,
+): Promise<number> {
   if (requestIds.length === 0) return Promise.resolve(0);
-  return priceCalls(db, requestIdIn(db, requestIds));
+  return priceCalls(db, requestIdIn(db, requestIds, within));
 }
 
 /**

@@ -2,6 +2,7 @@ import { count, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { inTransaction, query } from "../dialect.ts";
 import { inJsonList, insertJsonRows } from "../json-rows.ts";
+import { withDayPartitions } from "../retention/day-partitions.ts";
 import { calls } from "../schema/calls.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
@@ -10,9 +11,31 @@ import { addToRollups } from "./measures.ts";
 
 export type CallInsert = typeof calls.$inferInsert;
 
-/** `c.request_id in (...)` for raw SQL over `calls c`. */
-export function requestIdIn(db: Db, ids: readonly string[]): SQL {
-  return inJsonList(db, sql`c.request_id`, ids);
+/** When a set of calls was received, from the first to the last (both included). */
+export interface ReceivedWithin {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * `c.request_id in (...)` for raw SQL over `calls c`, within `within` when given: on PostgreSQL,
+ * a lookup by request id alone reads every day's partition (~40 ms for 256 ids over 98 days,
+ * against ~1 ms for one day).
+ */
+export function requestIdIn(db: Db, ids: readonly string[], within?: ReceivedWithin): SQL {
+  const listed = inJsonList(db, sql`c.request_id`, ids);
+  if (!within) return listed;
+  const d = sqlFor(db);
+  return sql`${listed} and c.received_at >= ${d.ts(within.from)} and c.received_at <= ${d.ts(within.to)}`;
+}
+
+/** The time range of these calls' `received_at`. */
+export function receivedWithin(times: readonly Date[]): ReceivedWithin {
+  const ms = times.map((t) => t.getTime());
+  return {
+    from: new Date(ms.reduce((a, b) => Math.min(a, b))),
+    to: new Date(ms.reduce((a, b) => Math.max(a, b))),
+  };
 }
 
 /**
@@ -22,14 +45,16 @@ export function requestIdIn(db: Db, ids: readonly string[]): SQL {
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  return inTransaction(db, async (tx) => {
-    const ids = await insertJsonRows(tx, calls, rows, "requestId");
-    if (ids.length > 0) {
-      await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids)));
-      await queryRows(tx, addToLatency(sqlFor(tx), requestIdIn(tx, ids)));
-    }
-    return ids;
-  });
+  const within = receivedWithin(rows.map((r) => r.receivedAt));
+  const record = () =>
+    inTransaction(db, async (tx) => {
+      const ids = await insertJsonRows(tx, calls, rows, "requestId");
+      if (ids.length === 0) return ids;
+      await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids, within)));
+      await queryRows(tx, addToLatency(sqlFor(tx), requestIdIn(tx, ids, within)));
+      return ids;
+    });
+  return withDayPartitions(db, "calls", () => rows.map((r) => r.receivedAt), record);
 }
 
 /** Ids of calls still waiting for costing (their job was lost, e.g. by a crash), oldest first. */

@@ -10,7 +10,7 @@ import type { Db } from "../client.ts";
 import { isSqlite } from "../dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
 import { periodSpendSqlite } from "../sqlite/spend-totals.ts";
-import { requestIdIn } from "./record-calls.ts";
+import { type ReceivedWithin, requestIdIn } from "./record-calls.ts";
 
 /** A scope spend is counted in. */
 export interface SpendScope {
@@ -109,10 +109,14 @@ export async function budgetSpendTotals(db: Db, now: Date): Promise<SpendTotal[]
   return (await periodSpend(db, scopes, now)).map(spendTotal);
 }
 
-/** The scopes the cost of these calls is counted in: their keys, projects and workloads. */
-export async function scopesOfCalls(db: Db, requestIds: readonly string[]): Promise<SpendScope[]> {
+/** The scopes the cost of these calls (received `within` that range, when known) is counted in: their keys, projects and workloads. */
+export async function scopesOfCalls(
+  db: Db,
+  requestIds: readonly string[],
+  within?: ReceivedWithin,
+): Promise<SpendScope[]> {
   if (requestIds.length === 0) return [];
-  const calls = requestIdIn(db, requestIds);
+  const calls = requestIdIn(db, requestIds, within);
   const rows = await queryRows<{ scope: LimitScope; scope_id: string }>(
     db,
     sql`select 'api_key' as scope, c.api_key_id as scope_id from calls c where ${calls}

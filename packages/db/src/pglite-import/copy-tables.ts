@@ -10,6 +10,7 @@ import { exactMoney } from "./exact-values.ts";
 /** The tables in an order the foreign keys accept (a row's parent before it). */
 const tableOrder = [
   "orgs",
+  "org_retention",
   "catalog_models",
   "catalog_deployments",
   "projects",
@@ -88,7 +89,10 @@ function sqliteRowMaker(table: PgTable, sqliteTable: Table) {
       try {
         row[field] = exactMoney(value, sqliteColumns[field]!);
       } catch (error) {
-        const key = keyFields(table).map(([f]) => String(row[f]));
+        const key = keyFields(table).map(([f]) => {
+          const value = row[f];
+          return value instanceof Date ? value.toISOString() : String(value);
+        });
         throw new Error(
           `${getTableName(table)}.${column.name} of row (${key.join(", ")}): ${(error as Error).message}`,
         );

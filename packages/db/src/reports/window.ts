@@ -2,6 +2,7 @@ import type { ProviderLabel } from "@gateway/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { countColumns, countSums } from "../costing/measures.ts";
+import { callsKeptSince } from "../retention/settings.ts";
 import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
 
@@ -40,10 +41,13 @@ const hourMs = 3_600_000;
 /**
  * The whole UTC hours inside [start, end] come from the rollups; the partial hours at either
  * edge come from the raw calls. Both sides use the same measure expressions, so the result is
- * what a scan of every call in the window would give.
+ * what a scan of every call in the window would give. A start older than the org keeps call rows
+ * (`rawSince`) has no rows to read: its whole hour comes from the rollups instead, so the window
+ * reported starts up to an hour early rather than missing calls (docs/operations.md "Retention").
  */
-function splitWindow({ start, end }: TimeWindow) {
-  const firstWhole = new Date(Math.ceil(start.getTime() / hourMs) * hourMs);
+function splitWindow({ start, end }: TimeWindow, rawSince: Date) {
+  const round = start < rawSince ? Math.floor : Math.ceil;
+  const firstWhole = new Date(round(start.getTime() / hourMs) * hourMs);
   const lastWholeEnd = new Date(Math.floor(end.getTime() / hourMs) * hourMs);
   return firstWhole < lastWholeEnd ? { firstWhole, lastWholeEnd } : null;
 }
@@ -83,7 +87,7 @@ export async function windowTotals<D extends WindowDim>(
   const { projectId, start, end } = window;
   const d = sqlFor(db);
   const ts = d.ts;
-  const split = splitWindow(window);
+  const split = splitWindow(window, await callsKeptSince(db, projectId, new Date()));
   const rawRange = split
     ? sql`((c.received_at >= ${ts(start)} and c.received_at < ${ts(split.firstWhole)})
           or (c.received_at >= ${ts(split.lastWholeEnd)} and c.received_at <= ${ts(end)}))`

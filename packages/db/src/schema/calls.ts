@@ -9,15 +9,20 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
 
-/** One row per gateway request, written by the costing worker from `gateway.calls.v1`. */
+/**
+ * One row per gateway request, written by the costing worker from `gateway.calls.v1`. On
+ * PostgreSQL a table partitioned by UTC day of `received_at` (`calls_pYYYYMMDD`), so retention
+ * drops whole days (src/retention/).
+ */
 export const calls = pgTable(
   "calls",
   {
-    requestId: text("request_id").primaryKey(),
+    requestId: text("request_id").notNull(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -67,6 +72,9 @@ export const calls = pgTable(
     customerCostUsd: numeric("customer_cost_usd"),
   },
   (t) => [
+    // Partitioned by day on received_at (migration 0006), so the key holds it; a redelivered
+    // event carries the same received_at, so the key still dedupes by request id.
+    primaryKey({ name: "calls_pk", columns: [t.requestId, t.receivedAt] }),
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
     // The call log's filters that hold many rows each: one range per workload and per served model.
     index("calls_project_workload_time_idx").on(t.projectId, t.workloadId, t.receivedAt),

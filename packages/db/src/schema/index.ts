@@ -6,6 +6,7 @@ export * from "./capture-index.ts";
 export * from "./catalog.ts";
 export * from "./idempotency-keys.ts";
 export * from "./limits.ts";
+export * from "./org-retention.ts";
 export * from "./orgs.ts";
 export * from "./prices.ts";
 export * from "./projects.ts";

@@ -165,6 +165,7 @@ export async function seedReportStore(db: Db): Promise<void> {
       key: `captures/${c.requestId}.jsonl`,
       size: 100 + i,
       uploadedAt: new Date(c.receivedAt.getTime() + 5_000),
+      receivedAt: c.receivedAt,
     })),
   );
 }

@@ -12,7 +12,7 @@ import { flag, instant, picoUsd } from "./columns.ts";
 export const calls = sqliteTable(
   "calls",
   {
-    requestId: text("request_id").primaryKey(),
+    requestId: text("request_id").notNull(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -56,6 +56,7 @@ export const calls = sqliteTable(
     customerCostUsd: picoUsd("customer_cost_usd"),
   },
   (t) => [
+    primaryKey({ name: "calls_pk", columns: [t.requestId, t.receivedAt] }),
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
     index("calls_project_workload_time_idx").on(t.projectId, t.workloadId, t.receivedAt),
     index("calls_project_model_time_idx").on(t.projectId, t.servedModel, t.receivedAt),
@@ -123,7 +124,7 @@ export const callLatencyHourly = sqliteTable(
 export const captureIndex = sqliteTable(
   "capture_index",
   {
-    requestId: text("request_id").primaryKey(),
+    requestId: text("request_id").notNull(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -131,10 +132,13 @@ export const captureIndex = sqliteTable(
     key: text("key").notNull(),
     size: integer("size").notNull(),
     uploadedAt: instant("uploaded_at").notNull(),
+    receivedAt: instant("received_at").notNull(),
   },
   (t) => [
+    primaryKey({ name: "capture_index_pk", columns: [t.requestId, t.receivedAt] }),
     index("capture_index_project_idx").on(t.projectId, t.uploadedAt, t.requestId),
     index("capture_index_workload_idx").on(t.projectId, t.workloadId, t.uploadedAt, t.requestId),
+    index("capture_index_key_idx").on(t.key),
   ],
 );
 

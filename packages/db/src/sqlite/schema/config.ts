@@ -14,6 +14,14 @@ export const orgs = sqliteTable("orgs", {
   createdAt: createdAt("created_at"),
 });
 
+export const orgRetention = sqliteTable("org_retention", {
+  orgId: text("org_id").primaryKey(),
+  callsDays: integer("calls_days"),
+  capturesDays: integer("captures_days"),
+  rollupsDays: integer("rollups_days"),
+  updatedAt: createdAt("updated_at"),
+});
+
 export const apiKeys = sqliteTable(
   "api_keys",
   {
