@@ -3,6 +3,11 @@ export interface BlobStore {
   /** Stores `body` at `key` unless the key exists; resolves false when it already did. */
   putIfAbsent(key: string, body: Buffer): Promise<boolean>;
   get(key: string): Promise<Buffer | undefined>;
+  /**
+   * `length` bytes of the object from byte `offset` (fewer when the object ends first): one
+   * capture of a segment, without reading the rest of it. Undefined when there is no object; `length` is at least 1.
+   */
+  getRange(key: string, offset: number, length: number): Promise<Buffer | undefined>;
 }
 
 /** Keys are relative, slash-separated paths of safe segments. */

@@ -1,5 +1,5 @@
 import { readFile as readFileCb, writeFile as writeFileCb } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
@@ -66,6 +66,21 @@ export function createFsBlobStore(root: string): BlobStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw error;
+      }
+    },
+    async getRange(key, offset, length) {
+      assertSafeKey(key);
+      const file = await open(join(root, key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return undefined;
+        throw error;
+      });
+      if (!file) return undefined;
+      try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await file.read(buffer, 0, length, offset);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await file.close();
       }
     },
   };

@@ -1,6 +1,10 @@
 import { bigint, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
-/** One row per stored capture object; the object itself lives in the blob store at `key`. */
+/**
+ * One row per stored capture. The capture is `size` bytes of the blob store's object `key` from
+ * byte `offset` (a segment holding a batch's captures); a NULL offset is the whole object (the
+ * layout of one object per call, before segments).
+ */
 export const captureIndex = pgTable(
   "capture_index",
   {
@@ -11,6 +15,7 @@ export const captureIndex = pgTable(
     apiKeyId: text("api_key_id").notNull(),
     key: text("key").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
+    offset: bigint("offset", { mode: "number" }),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (t) => [
