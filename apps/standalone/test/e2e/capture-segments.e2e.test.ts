@@ -1,5 +1,9 @@
-import { createS3BlobStore } from "@gateway/blobstore/s3";
+import { silentLogger } from "@gateway/contracts";
+import { s3Env } from "@gateway/engines";
+import { openS3BlobStore } from "@gateway/engines/s3";
+import { parseEnvWith } from "@gateway/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type SplitDeployment, startSplitDeployment } from "./deployments.ts";
 import { createTestOrg, type TestOrg } from "./scenarios.ts";
 import { chatBody, gatewayCall, sleep, within } from "./traffic.ts";
@@ -87,17 +91,8 @@ describe.skipIf(!engines)(
           new RegExp(`^captures/${org.orgId}/segments/\\d{4}-\\d{2}-\\d{2}/seg_[0-9a-z]{26}\\.jsonl$`),
         );
 
-      const blobs = createS3BlobStore({
-        bucket: d.env.GATEWAY_S3_BUCKET!,
-        prefix: d.env.GATEWAY_S3_PREFIX!,
-        region: d.env.GATEWAY_S3_REGION!,
-        endpoint: d.env.GATEWAY_S3_ENDPOINT!,
-        forcePathStyle: true,
-        credentials: {
-          accessKeyId: d.env.GATEWAY_S3_ACCESS_KEY!,
-          secretAccessKey: d.env.GATEWAY_S3_SECRET_KEY!,
-        },
-      });
+      // the store as the apps open it, from the deployment's own settings
+      const blobs = await openS3BlobStore(parseEnvWith(z.object(s3Env), d.env), silentLogger);
       try {
         for (const [key, captures] of segments) {
           // the object is its captures' envelopes back to back, and the control plane serves each
