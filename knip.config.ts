@@ -38,8 +38,9 @@ const config: KnipConfig = {
     // the SQLite schema's drizzle-kit config, which `pnpm --filter @gateway/db generate` passes by --config
     "packages/db": { vitest: tests, drizzle: { config: ["drizzle.config.ts", "drizzle.sqlite.config.ts"] } },
     bench: {
-      // bench/src/run.ts starts the baseline proxy by path: `node … bench/src/minimal-proxy.ts`
-      entry: ["src/minimal-proxy.ts"],
+      // bench/src/run.ts starts the baseline proxy by path: `node … bench/src/minimal-proxy.ts`;
+      // bench/consumers/consumer-cost.ts the capture writer of one object per call
+      entry: ["src/minimal-proxy.ts", "consumers/per-call-capture-writer.ts"],
     },
   },
   // Debian's redis-server (infra/redis.sh installs it): the Redis tests each spawn their own.

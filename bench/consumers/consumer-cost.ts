@@ -34,7 +34,10 @@
  *   BENCH_PROMPT_BYTES     each request's last user turn this long instead of ~400 bytes: a coding
  *                          agent's context, cut from the repository's own text as `pnpm bench` does
  *   BENCH_ROUNDS           rounds (default 3); the consumers alternate which goes first
- *   BENCH_CONSUMERS        comma-separated subset of capture-writer,costing-worker
+ *   BENCH_CONSUMERS        comma-separated subset of capture-writer,capture-writer-per-call,costing-worker
+ *                          (capture-writer-per-call: the capture writer writing one object per call,
+ *                          the layout before segments, per-call-capture-writer.ts; the report sets
+ *                          the two side by side: CPU and S3 PUTs per captured call)
  *   BENCH_INFRA_DIR        the engines' scripts, when not this checkout's infra/ (see split-gateway.ts)
  *   BENCH_PROFILE          1: run each consumer with --cpu-prof and add a summary of each drain (top
  *                          self time, time per code area and owner) to the report
@@ -79,8 +82,14 @@ const profileDir = join(outDir, "profiles");
 const profiling = process.env.BENCH_PROFILE === "1" || process.env.BENCH_PROFILE === "true";
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
-const apps = ["capture-writer", "costing-worker"] as const;
+const apps = ["capture-writer", "capture-writer-per-call", "costing-worker"] as const;
 type App = (typeof apps)[number];
+const capturing = (app: App) => app !== "costing-worker";
+/** The process each consumer runs: the app, and for the per-call layout the bench's own entry. */
+const processOf = (app: App) =>
+  app === "capture-writer-per-call"
+    ? { app: "capture-writer", entry: "bench/consumers/per-call-capture-writer.ts" }
+    : { app, entry: undefined };
 const engines: Engine[] = ["postgres", "kafka", "s3", "redis"];
 
 function positiveInt(name: string, fallback: number): number {
@@ -130,8 +139,10 @@ interface Measurement {
   eventBytes: number;
   /** What the drain added to the consumer's tables (rows, indexes, rollups), per event. */
   tableBytes: number;
-  /** Capture writer: mean object size in S3. */
+  /** Capture writer: mean capture size in S3. */
   objectBytes: number | null;
+  /** Capture writer: objects written (one create-only PUT each) per captured call. */
+  putsPerEvent: number | null;
   /** With BENCH_PROFILE: the consumer's profile over the drain and its tail. */
   profile: ProfileSummary | null;
 }
@@ -175,7 +186,7 @@ function engineTicks(pids: Map<Engine, number | null>) {
 }
 
 async function done(db: PgDb, app: App): Promise<number> {
-  if (app === "capture-writer") {
+  if (capturing(app)) {
     const [row] = await db.select({ n: count() }).from(captureIndex);
     return row?.n ?? 0;
   }
@@ -185,7 +196,7 @@ async function done(db: PgDb, app: App): Promise<number> {
 }
 
 async function tableBytes(db: PgDb, app: App): Promise<number> {
-  const tables = app === "capture-writer" ? ["capture_index"] : ["calls", "call_rollups_hourly", "api_keys"];
+  const tables = capturing(app) ? ["capture_index"] : ["calls", "call_rollups_hourly", "api_keys"];
   let bytes = 0;
   for (const table of tables) {
     const rows = (await db.execute(
@@ -227,7 +238,9 @@ async function measure(
   for (const event of events) eventBytes += event.frame.length;
 
   const profileName = `${app}-r${round}.cpuprofile`;
-  const child: Child = await deployment.start(app, {
+  const { app: appName, entry } = processOf(app);
+  const child: Child = await deployment.start(appName, {
+    ...(entry ? { entry } : {}),
     nodeFlags: profiling
       ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${profileName}`]
       : [],
@@ -240,6 +253,7 @@ async function measure(
     const before = await done(db, app);
     const bytesBefore = await tableBytes(db, app);
     const objectBytesBefore = await objectBytesSum(db, app);
+    const objectsBefore = await objectCount(db, app);
 
     // The gateway's own producer, configured from the same settings the consumer got.
     const settings = parseEnvWith(z.object(kafkaEnv), {
@@ -300,7 +314,8 @@ async function measure(
     const consumerDrainTicks = consumerAtDrain - sum(cpu0);
     const pct = (ticks: number) => ((ticks / clockTicks) * 100) / drainS;
     const selfTicks = ((self.user + self.system) / 1e6) * clockTicks;
-    const objects = app === "capture-writer" ? (await objectBytesSum(db, app)) - objectBytesBefore : null;
+    const objects = capturing(app) ? (await objectBytesSum(db, app)) - objectBytesBefore : null;
+    const puts = capturing(app) ? (await objectCount(db, app)) - objectsBefore : null;
     const tableBytesAfter = await tableBytes(db, app);
     // the profile is written as the process exits
     await stopChild(child, 15_000);
@@ -321,6 +336,7 @@ async function measure(
       eventBytes: eventBytes / eventsPerRound,
       tableBytes: (tableBytesAfter - bytesBefore) / eventsPerRound,
       objectBytes: objects === null ? null : objects / eventsPerRound,
+      putsPerEvent: puts === null ? null : puts / eventsPerRound,
       profile: profiling ? summariseProfile(join(profileDir, profileName), [[startUs, endUs]]) : null,
     };
   } finally {
@@ -328,8 +344,15 @@ async function measure(
   }
 }
 
+/** Objects the capture writer wrote: every index row names one (a redelivery would add one not named; the bench has none). */
+async function objectCount(db: PgDb, app: App): Promise<number> {
+  if (!capturing(app)) return 0;
+  const [row] = await db.select({ n: sql<string>`count(distinct ${captureIndex.key})` }).from(captureIndex);
+  return Number(row?.n ?? 0);
+}
+
 async function objectBytesSum(db: PgDb, app: App): Promise<number> {
-  if (app !== "capture-writer") return 0;
+  if (!capturing(app)) return 0;
   const [row] = await db
     .select({ b: sql<string>`coalesce(sum(${captureIndex.size}), 0)` })
     .from(captureIndex);
@@ -345,6 +368,23 @@ const median = (values: number[]) => {
 function table(header: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+/** Segments against one object per call, from the medians of the same run: how many times less of each. */
+function layoutComparison(measurements: Measurement[]): string[] {
+  const med = (app: App, pick: (m: Measurement) => number) => {
+    const of = measurements.filter((m) => m.app === app);
+    return of.length ? median(of.map(pick)) : Number.NaN;
+  };
+  const cpu = med("capture-writer-per-call", (m) => m.cpuUs) / med("capture-writer", (m) => m.cpuUs);
+  const puts =
+    med("capture-writer-per-call", (m) => m.putsPerEvent ?? Number.NaN) /
+    med("capture-writer", (m) => m.putsPerEvent ?? Number.NaN);
+  if (!Number.isFinite(cpu)) return [];
+  return [
+    `Capture writer, segments against one object per call (medians of this run): ${cpu.toFixed(1)}x less CPU per captured call, ${puts.toFixed(0)}x fewer S3 PUTs.`,
+    "",
+  ];
 }
 
 function report(measurements: Measurement[], startedAt: Date, fatal: string | null): string {
@@ -423,7 +463,8 @@ function report(measurements: Measurement[], startedAt: Date, fatal: string | nu
         "S3 µs/event",
         "Redis µs/event",
         "event bytes (Kafka)",
-        "object bytes (S3)",
+        "capture bytes (S3)",
+        "S3 PUTs/event",
         "PostgreSQL bytes/event",
         "publisher CPU µs/event",
       ],
@@ -440,7 +481,8 @@ function report(measurements: Measurement[], startedAt: Date, fatal: string | nu
           f0(med((m) => m.engineUs.s3)),
           f0(med((m) => m.engineUs.redis)),
           f0(med((m) => m.eventBytes)),
-          app === "capture-writer" ? f0(med((m) => m.objectBytes ?? Number.NaN)) : "-",
+          capturing(app) ? f0(med((m) => m.objectBytes ?? Number.NaN)) : "-",
+          capturing(app) ? med((m) => m.putsPerEvent ?? Number.NaN).toFixed(4) : "-",
           f0(med((m) => m.tableBytes)),
           f0(med((m) => m.publishCpuUs)),
         ];
@@ -448,6 +490,7 @@ function report(measurements: Measurement[], startedAt: Date, fatal: string | nu
     ),
     "",
   ];
+  out.push(...layoutComparison(measurements));
   const profiles = new Map<string, ProfileSummary>();
   for (const m of measurements) if (m.profile) profiles.set(`${m.app}, round ${m.round}`, m.profile);
   if (profiles.size > 0)

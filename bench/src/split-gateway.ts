@@ -109,6 +109,8 @@ export interface SplitDeployment {
       env?: Record<string, string>;
       ready?: (lines: string[]) => boolean;
       core?: number;
+      /** Another entry than the app's own (its start script's runtime flags and environment kept). */
+      entry?: string;
     },
   ): Promise<Child>;
   /** Drops the run's database (stop the apps first). */
@@ -147,6 +149,7 @@ export async function startSplitDeployment(options: DeploymentOptions): Promise<
   });
   const start: SplitDeployment["start"] = (app, extra = {}) => {
     const command = appCommand(rootDir, app, extra.nodeFlags);
+    if (extra.entry) command.args.splice(-1, 1, extra.entry);
     return startChild({
       name: app,
       args: command.args,

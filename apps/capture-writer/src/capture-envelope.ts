@@ -1,13 +1,5 @@
-import type { CallEvent, CallEventWithBodies, CaptureBody } from "@gateway/contracts";
+import type { CallEventWithBodies, CaptureBody } from "@gateway/contracts";
 import { jsonStringBytes } from "./json-string-bytes.ts";
-
-/** `captures/<org_id>/<project_id>/<api_key_id>/<YYYY-MM-DD>/<request_id>.jsonl`, dated by receipt (UTC). */
-export function captureKey(
-  event: Pick<CallEvent, "received_at" | "org_id" | "project_id" | "api_key_id" | "request_id">,
-): string {
-  const day = event.received_at.slice(0, 10);
-  return `captures/${event.org_id}/${event.project_id}/${event.api_key_id}/${day}/${event.request_id}.jsonl`;
-}
 
 /**
  * The stored capture: one JSON object on one line. Bodies are the raw bytes as UTF-8 text, or

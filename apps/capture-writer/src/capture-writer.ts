@@ -2,8 +2,6 @@ import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
 import {
   type CallEvent,
-  type CallEventWithBodies,
-  type CaptureBody,
   callEventRequestId,
   callsTopic,
   type Logger,
@@ -12,7 +10,7 @@ import {
 import { type Db, indexCaptures, type NewCaptureIndexRow } from "@gateway/db";
 import type { Repeating } from "@gateway/runtime";
 import { subscribeTraced, type Tracer } from "@gateway/tracing";
-import { captureEnvelope, captureKey } from "./capture-envelope.ts";
+import { packed, type Segment, segmentBytesOf, segmentKey, segmentsOf } from "./capture-segments.ts";
 import { startCapturesRetention } from "./captures-retention.ts";
 
 export interface CaptureWriterDeps {
@@ -24,13 +22,30 @@ export interface CaptureWriterDeps {
   tracer?: Tracer | null;
   /** How often the retention job runs (`captures-retention.ts`); default an hour. */
   retentionEveryMs?: number;
+  /**
+   * A segment's bodies at most this many bytes (8 MiB); one call larger goes alone. 1 writes
+   * every capture as an object of its own, one PUT per call: what `pnpm bench:consumers`
+   * measures segments against.
+   */
+  segmentBytes?: number;
 }
 
 /**
- * `gateway.calls.v1` → capture object + index row. Idempotent by request id: the object write
- * is create-only and the index insert ignores a row that exists, so a redelivered batch changes
- * nothing. The object is written before its index row, so a listed capture is always readable.
- * It runs the retention of captures (`captures-retention.ts`); closing the result stops it.
+ * Bytes of bodies whose segments may be built and written at once (one larger segment goes
+ * alone): a segment is all its envelopes in memory until written, so memory stays bounded
+ * whatever the batch holds.
+ */
+const bodyBudget = 8 * 1024 * 1024;
+
+/**
+ * `gateway.calls.v1` → segment objects + index rows. A handled batch's captures are packed into
+ * one object per (org, receipt day), cut at `segmentBytes`, written create-only; then each
+ * capture's index row (its segment, offset and length) is inserted, so a listed capture is
+ * always readable. Idempotent by request id: a batch delivered again after a crash writes a
+ * segment of its own (its key is new), and the index insert keeps the row a capture already
+ * has, so a capture is listed once, from the segment first indexed; the other's bytes are never
+ * read, and retention reclaims them with the rest of their day. It runs the retention of
+ * captures (`captures-retention.ts`); closing the result stops it.
  */
 export async function startCaptureWriter({
   db,
@@ -39,6 +54,7 @@ export async function startCaptureWriter({
   log,
   tracer,
   retentionEveryMs = 3_600_000,
+  segmentBytes = bodyBudget,
 }: CaptureWriterDeps): Promise<Repeating> {
   await subscribeTraced(
     bus,
@@ -48,13 +64,13 @@ export async function startCaptureWriter({
       topic: callsTopic,
       group: "capture-writer",
       async handle(batch) {
-        const events = readCallEventsWithBodies(batch, log);
+        const segments = segmentsOf(readCallEventsWithBodies(batch, log), segmentBytes);
         const rows: NewCaptureIndexRow[] = [];
-        for (const group of bodyBudgetGroups(events)) {
-          // A group's objects are written side by side: one at a time, each write would wait a
+        for (const wave of packed(segments, (s) => s.bodyBytes, bodyBudget)) {
+          // A wave's segments are written side by side: one at a time, each write would wait a
           // full turn of an event loop that is also serving traffic.
-          for (const row of await Promise.all(group.map((event) => writeObject(blobs, event))))
-            if (row) rows.push(row);
+          for (const written of await Promise.all(wave.map((segment) => writeSegment(blobs, segment))))
+            rows.push(...written);
         }
         await indexCaptures(db, rows);
       },
@@ -64,51 +80,28 @@ export async function startCaptureWriter({
   return startCapturesRetention(db, blobs, log, retentionEveryMs);
 }
 
-/** Bytes of bodies whose objects may be built and written at once (one larger event goes alone). */
-const bodyBudget = 8 * 1024 * 1024;
-
-/**
- * The batch in groups of at most `bodyBudget` bytes of bodies: each object is its whole envelope
- * in memory until written, so large captures are written a few at a time, not a batch at once.
- */
-function bodyBudgetGroups(events: CallEventWithBodies[]): CallEventWithBodies[][] {
-  const groups: CallEventWithBodies[][] = [];
-  let group: CallEventWithBodies[] = [];
-  let bytes = 0;
-  for (const event of events) {
-    const size = event.bodies ? bodySize(event.bodies.request) + bodySize(event.bodies.response) : 0;
-    if (group.length > 0 && bytes + size > bodyBudget) {
-      groups.push(group);
-      group = [];
-      bytes = 0;
-    }
-    group.push(event);
-    bytes += size;
-  }
-  if (group.length > 0) groups.push(group);
-  return groups;
+async function writeSegment(blobs: BlobStore, segment: Segment): Promise<NewCaptureIndexRow[]> {
+  const key = segmentKey(segment.orgId, segment.day);
+  const { body, places } = segmentBytesOf(segment);
+  await blobs.putIfAbsent(key, body);
+  const uploadedAt = new Date();
+  return segment.calls.map(({ event }, i) => captureIndexRow(event, { key, ...places[i]! }, uploadedAt));
 }
 
-/** A body's size as it came: its bytes, or a JSON event's text (base64 is 4/3 of its bytes). */
-const bodySize = (body: CaptureBody) => ("data" in body ? body.data.length : body.bytes.length);
-
-async function writeObject(blobs: BlobStore, call: CallEventWithBodies) {
-  const envelope = captureEnvelope(call);
-  if (!envelope) return null;
-  const { event } = call;
-  const key = captureKey(event);
-  await blobs.putIfAbsent(key, envelope);
-  return captureIndexRow(event, key, envelope.length, new Date());
+/** Where a capture's bytes are: `size` bytes of the object `key` from `offset`; null offset: all of it. */
+export interface CapturePlace {
+  key: string;
+  offset: number | null;
+  size: number;
 }
 
-/** The index row of a stored capture, from its event or from the envelope stored at `key`. */
+/** The index row of a stored capture, from its event or from the envelope stored at `place`. */
 export function captureIndexRow(
   capture: Pick<
     CallEvent,
     "request_id" | "org_id" | "project_id" | "workload_id" | "api_key_id" | "received_at"
   >,
-  key: string,
-  size: number,
+  { key, offset, size }: CapturePlace,
   uploadedAt: Date,
 ): NewCaptureIndexRow {
   return {
@@ -118,6 +111,7 @@ export function captureIndexRow(
     workloadId: capture.workload_id,
     apiKeyId: capture.api_key_id,
     key,
+    offset,
     size,
     uploadedAt,
     receivedAt: new Date(capture.received_at),

@@ -2,81 +2,85 @@ import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { captureIndexRow } from "@gateway/capture-writer";
 import type { Logger } from "@gateway/contracts";
-import { type Db, indexCaptures, indexedCaptureIds } from "@gateway/db";
+import { type Db, indexCaptures, indexedCaptureKeys, type NewCaptureIndexRow } from "@gateway/db";
+import { capturesIn } from "./capture-lines.ts";
 
 const batch = 500;
 
+/** What a sweep did: files deleted (cut short, or holding only captures indexed elsewhere), captures indexed. */
+interface Swept {
+  torn: number;
+  orphaned: number;
+  indexed: number;
+}
+
 /**
  * After a process on this data dir died (its lock was stale), and once the journal's events are
- * handled: capture files it left with no index row. A torn one (a prefix of its envelope, cut by
- * the kill) is deleted; a whole one (its index insert was lost) is indexed, so that it is listed.
+ * handled (a capture the killed process had not indexed is then indexed from the segment its
+ * replay wrote): capture files it left behind. A capture still with no index row (its event was
+ * lost to the journal) is indexed from the file; a file then referenced by no index row is
+ * deleted: a segment written before the kill whose captures the replay indexed from its own
+ * segment, or a file cut short by the kill. Both layouts are swept: segments
+ * (`captures/<org>/segments/<day>/<segment>.jsonl`) and the one object per call of earlier
+ * releases (`captures/<org>/<project>/<api_key>/<day>/<request_id>.jsonl`).
  * Only day folders from `since` (the dead process's start) on are read, and only files older
  * than the sweep: nothing being written now is touched.
  */
 export async function sweepCaptureFiles(db: Db, blobsRoot: string, since: Date, log: Logger) {
   const startedAt = Date.now();
-  const fromDay = since.toISOString().slice(0, 10);
-  const files = await captureFilesSince(blobsRoot, fromDay);
-  let torn = 0;
-  let indexed = 0;
-  for (let i = 0; i < files.length; i += batch) {
-    const chunk = files.slice(i, i + batch);
-    const known = await indexedCaptureIds(
-      db,
-      chunk.map((f) => f.requestId),
-    );
-    const rows = [];
-    for (const file of chunk) {
-      if (known.has(file.requestId)) continue;
-      const path = join(blobsRoot, file.key);
+  const swept: Swept = { torn: 0, orphaned: 0, indexed: 0 };
+  const keys = await captureFilesSince(blobsRoot, since.toISOString().slice(0, 10));
+  for (let i = 0; i < keys.length; i += batch) {
+    const files = [];
+    for (const key of keys.slice(i, i + batch)) {
+      const path = join(blobsRoot, key);
       const info = await stat(path);
       if (info.mtimeMs >= startedAt) continue;
-      const envelope = wholeEnvelope(await readFile(path), file.requestId);
-      if (envelope) {
-        rows.push(captureIndexRow(envelope, file.key, info.size, info.mtime));
-      } else {
-        await unlink(path);
-        torn++;
-      }
+      files.push({ key, path, mtime: info.mtime, ...capturesIn(await readFile(path), key) });
     }
-    indexed += rows.length;
+    const known = await indexedCaptureKeys(
+      db,
+      files.flatMap((f) => f.captures.map((c) => c.envelope.request_id)),
+    );
+    const rows: NewCaptureIndexRow[] = [];
+    for (const file of files) {
+      const unindexed = file.captures.filter((c) => !known.has(c.envelope.request_id));
+      rows.push(
+        ...unindexed.map((c) => captureIndexRow(c.envelope, { key: file.key, ...c.place }, file.mtime)),
+      );
+      const referenced =
+        unindexed.length > 0 || file.captures.some((c) => known.get(c.envelope.request_id) === file.key);
+      if (referenced) continue;
+      await unlink(file.path);
+      if (file.cut || file.captures.length === 0) swept.torn++;
+      else swept.orphaned++;
+    }
+    swept.indexed += rows.length;
     await indexCaptures(db, rows);
   }
-  if (torn + indexed > 0) log.warn("capture files the last process left unfinished", { torn, indexed });
+  if (swept.torn + swept.orphaned + swept.indexed > 0)
+    log.warn("capture files the last process left unfinished", { ...swept });
 }
 
-/** `captures/<org>/<project>/<key>/<day>/<request_id>.jsonl` of every day from `fromDay` on. */
-async function captureFilesSince(root: string, fromDay: string) {
-  const files: { key: string; requestId: string }[] = [];
+/** The keys of every capture file of either layout, of every day from `fromDay` on. */
+async function captureFilesSince(root: string, fromDay: string): Promise<string[]> {
+  const keys: string[] = [];
   const list = (dir: string) => readdir(join(root, dir)).catch(() => [] as string[]);
+  const addDay = async (dir: string, day: string) => {
+    if (day < fromDay) return;
+    for (const name of await list(`${dir}/${day}`))
+      if (name.endsWith(".jsonl")) keys.push(`${dir}/${day}/${name}`);
+  };
   for (const org of await list("captures"))
-    for (const project of await list(`captures/${org}`))
+    for (const project of await list(`captures/${org}`)) {
+      if (project === "segments") {
+        for (const day of await list(`captures/${org}/segments`))
+          await addDay(`captures/${org}/segments`, day);
+        continue;
+      }
       for (const apiKey of await list(`captures/${org}/${project}`))
-        for (const day of await list(`captures/${org}/${project}/${apiKey}`)) {
-          if (day < fromDay) continue;
-          const dir = `captures/${org}/${project}/${apiKey}/${day}`;
-          for (const name of await list(dir))
-            if (name.endsWith(".jsonl")) files.push({ key: `${dir}/${name}`, requestId: name.slice(0, -6) });
-        }
-  return files;
-}
-
-/** The envelope, when the file holds all of it (one JSON line, newline-ended, of this request). */
-function wholeEnvelope(bytes: Buffer, requestId: string) {
-  if (bytes.at(-1) !== 0x0a) return null;
-  try {
-    const envelope = JSON.parse(bytes.toString("utf8")) as Parameters<typeof captureIndexRow>[0];
-    return envelope.request_id === requestId &&
-      [
-        envelope.org_id,
-        envelope.project_id,
-        envelope.workload_id,
-        envelope.api_key_id,
-        envelope.received_at,
-      ].every((v) => typeof v === "string")
-      ? envelope
-      : null;
-  } catch {
-    return null;
-  }
+        for (const day of await list(`captures/${org}/${project}/${apiKey}`))
+          await addDay(`captures/${org}/${project}/${apiKey}`, day);
+    }
+  return keys;
 }

@@ -1,5 +1,6 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp } from "./e2e/processes.ts";
@@ -83,8 +84,10 @@ describe("the standalone process, killed", () => {
       return m.length === 0 ? m : undefined;
     }, 30_000).catch(() => lost());
 
-    // Exactly one capture per call: the list holds each request id once, and the data dir one
-    // object per listed capture (no torn or orphaned object left behind).
+    // Exactly one capture per call: the list holds each request id once; the data dir holds the
+    // segments the index points at and no other (none torn, none orphaned by a replay), and
+    // nothing in them that is not listed. (A replayed batch's segment may hold again a capture
+    // indexed from the first one: those bytes are never read, and retention reclaims them.)
     const listed: string[] = [];
     let cursor: string | null = null;
     do {
@@ -97,35 +100,81 @@ describe("the standalone process, killed", () => {
     const objects = (await readdir(join(p.dataDir, "blobs"), { recursive: true })).filter((f) =>
       f.endsWith(".jsonl"),
     );
+    const stored = new Set<string>();
+    for (const object of objects) {
+      const lines = (await readFile(join(p.dataDir, "blobs", object), "utf8")).split("\n");
+      // every file ends with a whole line: nothing after its last newline
+      expect(lines.pop()).toBe("");
+      for (const line of lines) stored.add(JSON.parse(line).request_id);
+    }
+    const index = new DatabaseSync(join(p.dataDir, "gateway.db"), { readOnly: true });
+    const indexed = index.prepare("select distinct key from capture_index order by key").all();
+    index.close();
     console.log(
       `SIGKILL under traffic: ${restarts} kills, ${answered.length} calls answered, ` +
         `${answered.length - missing.length} recorded, ${missing.length} lost; ${traffic.failed} attempts not answered (cut off, or refused while restarting); ` +
-        `${listed.length} captures listed, ${new Set(listed).size} distinct, ${objects.length} objects on disk`,
+        `${listed.length} captures listed, ${new Set(listed).size} distinct; ${objects.length} segments on disk holding ${stored.size} captures`,
     );
     expect(missing).toEqual([]);
     expect(new Set(listed).size).toBe(listed.length);
-    expect(objects.length).toBe(listed.length);
+    expect(objects.sort()).toEqual(indexed.map((row) => row.key));
+    expect(stored).toEqual(new Set(listed));
   }, 180_000);
 
-  it("after a kill, deletes a torn capture file and indexes a whole one that has no index row", async () => {
+  it("after a kill, indexes whole captures no row lists and deletes files no row lists, in both layouts", async () => {
     const project = (await get(`/admin/v1/orgs/${p.orgId}/projects/default`)).json.id as string;
     const [listed] = (await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures?limit=1`)).json
       .captures;
-    const dir = join(p.dataDir, "blobs", listed.key.slice(0, listed.key.lastIndexOf("/")));
-    const envelope = await readFile(join(p.dataDir, "blobs", listed.key), "utf8");
-    // as a kill leaves them: a whole object whose index insert never ran, and an object cut short
-    const whole = `req_${"0".repeat(21)}whole`;
-    const torn = `req_${"0".repeat(22)}torn`;
-    await writeFile(join(dir, `${whole}.jsonl`), envelope.replace(listed.request_id, whole));
-    await writeFile(join(dir, `${torn}.jsonl`), envelope.replace(listed.request_id, torn).slice(0, 200));
+    const envelope = JSON.stringify(
+      (await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${listed.request_id}`)).json,
+    );
+    const as = (id: string) => `${envelope.replace(listed.request_id, id)}\n`;
+    const id = (name: string) => `req_${"0".repeat(26 - name.length)}${name}`;
+    const { org_id, project_id, api_key_id, received_at } = JSON.parse(envelope);
+    const segments = join(p.dataDir, "blobs", `captures/${org_id}/segments/${received_at.slice(0, 10)}`);
+    const perCall = join(
+      p.dataDir,
+      "blobs",
+      `captures/${org_id}/${project_id}/${api_key_id}/${received_at.slice(0, 10)}`,
+    );
+    await mkdir(perCall, { recursive: true });
+    // as a kill leaves them: a segment whose index insert never ran, one cut short, one whose
+    // capture a replay indexed from another segment; an object of the per-call layout whose insert
+    // never ran, and one cut short
+    const files = {
+      whole: [join(segments, "seg_0000000000000000000000whole.jsonl"), as(id("whole1")) + as(id("whole2"))],
+      torn: [
+        join(segments, "seg_00000000000000000000000torn.jsonl"),
+        as(id("torn1")) + as(id("torn2")).slice(0, 200),
+      ],
+      orphan: [join(segments, "seg_0000000000000000000000orphan.jsonl"), as(listed.request_id)],
+      perCallWhole: [join(perCall, `${id("whole3")}.jsonl`), as(id("whole3"))],
+      perCallTorn: [join(perCall, `${id("torn3")}.jsonl`), as(id("torn3")).slice(0, 200)],
+    } as const;
+    for (const [path, text] of Object.values(files)) await writeFile(path, text);
     p.app.child.kill("SIGKILL");
     await p.app.exited;
     await p.restart();
-    expect(p.app.output()).toContain('"torn":1,"indexed":1');
-    expect((await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${whole}`)).status).toBe(
-      200,
+    // the cut segment's whole first capture is indexed: that segment stays
+    expect(p.app.output()).toContain('"torn":1,"orphaned":1,"indexed":4');
+    for (const name of ["whole1", "whole2", "torn1", "whole3"]) {
+      const read = await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${id(name)}`);
+      expect(read.status).toBe(200);
+      expect(read.json.request_id).toBe(id(name));
+    }
+    expect(
+      (await get(`/customer/v1/orgs/${p.orgId}/projects/${project}/captures/${id("torn2")}`)).status,
+    ).toBe(404);
+    const left = [...(await readdir(segments)), ...(await readdir(perCall))];
+    expect(left).toEqual(
+      expect.arrayContaining([
+        "seg_0000000000000000000000whole.jsonl",
+        "seg_00000000000000000000000torn.jsonl",
+        `${id("whole3")}.jsonl`,
+      ]),
     );
-    expect((await readdir(dir)).filter((f) => f.startsWith(torn))).toEqual([]);
+    expect(left).not.toContain("seg_0000000000000000000000orphan.jsonl");
+    expect(left).not.toContain(`${id("torn3")}.jsonl`);
   }, 60_000);
 
   it("records a stream whose client read it to its end, though the process dies before the upstream's end of body", async () => {

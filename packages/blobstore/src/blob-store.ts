@@ -5,6 +5,11 @@ export interface BlobStore {
   get(key: string): Promise<Buffer | undefined>;
   /** Deletes the objects at `keys`; a key with no object is no error (retention may run twice). */
   delete(keys: string[]): Promise<void>;
+  /**
+   * `length` bytes of the object from byte `offset` (fewer when the object ends first): one
+   * capture of a segment, without reading the rest of it. Undefined when there is no object; `length` is at least 1.
+   */
+  getRange(key: string, offset: number, length: number): Promise<Buffer | undefined>;
 }
 
 /** Keys are relative, slash-separated paths of safe segments. */

@@ -1,5 +1,5 @@
 import { readFile as readFileCb, writeFile as writeFileCb } from "node:fs";
-import { mkdir, rmdir, unlink } from "node:fs/promises";
+import { mkdir, open, rmdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
@@ -87,6 +87,21 @@ export function createFsBlobStore(root: string): BlobStore {
       // folders; one still holding files stays (ENOTEMPTY), and a later put makes it again.
       for (const dir of dirs) {
         await rmdir(dir).then(() => madeDirs.delete(dir), unlessCode("ENOENT", "ENOTEMPTY"));
+      }
+    },
+    async getRange(key, offset, length) {
+      assertSafeKey(key);
+      const file = await open(join(root, key)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return undefined;
+        throw error;
+      });
+      if (!file) return undefined;
+      try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await file.read(buffer, 0, length, offset);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await file.close();
       }
     },
   };

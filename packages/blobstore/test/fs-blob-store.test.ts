@@ -63,6 +63,16 @@ describe("filesystem blob store", () => {
     await expect(store.delete(["../x"])).rejects.toThrow(/unsafe/);
   });
 
+  it("reads a range of an object: exactly its bytes, fewer past the end, none of a missing object", async () => {
+    root = await mkdtemp(join(tmpdir(), "blobs-"));
+    const store = createFsBlobStore(root);
+    await store.putIfAbsent(key, Buffer.from("first line\nsecond line\n"));
+    expect((await store.getRange(key, 11, 12))!.toString()).toBe("second line\n");
+    expect((await store.getRange(key, 18, 100))!.toString()).toBe("line\n");
+    expect(await store.getRange("captures/none.jsonl", 0, 10)).toBeUndefined();
+    await expect(store.getRange("../x", 0, 1)).rejects.toThrow(/unsafe/);
+  });
+
   it("refuses keys that could leave the root", async () => {
     root = await mkdtemp(join(tmpdir(), "blobs-"));
     const store = createFsBlobStore(root);

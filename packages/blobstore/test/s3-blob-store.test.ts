@@ -27,6 +27,16 @@ describe.skipIf(!engines)("S3 blob store on the local S3 server (GATEWAY_TEST_EN
     expect(await blobs.putIfAbsent("captures/a/b.jsonl", Buffer.from("other"))).toBe(false);
     expect((await blobs.get("captures/a/b.jsonl"))!.equals(big)).toBe(true);
     expect(await blobs.get("captures/a/missing.jsonl")).toBeUndefined();
+    // a ranged GET: exactly those bytes, from the middle of the object and at its end
+    expect(
+      (await blobs.getRange("captures/a/b.jsonl", 1_000_000, 4096))!.equals(
+        big.subarray(1_000_000, 1_004_096),
+      ),
+    ).toBe(true);
+    expect((await blobs.getRange("captures/a/b.jsonl", big.length - 10, 10))!.equals(big.subarray(-10))).toBe(
+      true,
+    );
+    expect(await blobs.getRange("captures/a/missing.jsonl", 0, 10)).toBeUndefined();
     // concurrent creates of one key: exactly one wins
     const results = await Promise.all(
       [1, 2, 3, 4].map((i) => blobs.putIfAbsent("captures/a/race.jsonl", Buffer.from(`v${i}`))),

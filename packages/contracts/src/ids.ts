@@ -12,6 +12,8 @@ const idPrefixes = {
   controlPlaneRequest: "cpreq_",
   deployment: "dep_",
   price: "price_",
+  /** A capture writer's segment object: one per write, a batch's captures of one org and day. */
+  segment: "seg_",
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

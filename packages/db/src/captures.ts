@@ -20,7 +20,7 @@ export interface CaptureListScope {
   workloadId?: string;
 }
 
-/** Index rows for stored capture objects, in one transaction; a request id indexed already keeps its row. */
+/** Index rows for stored captures, in one transaction; a request id indexed already keeps its row. */
 export async function indexCaptures(db: Db, rows: NewCaptureIndexRow[]): Promise<void> {
   if (rows.length === 0) return;
   await withDayPartitions(
@@ -31,16 +31,16 @@ export async function indexCaptures(db: Db, rows: NewCaptureIndexRow[]): Promise
   );
 }
 
-/** Which of these request ids have a capture index row. */
-export async function indexedCaptureIds(db: Db, requestIds: string[]): Promise<Set<string>> {
-  if (requestIds.length === 0) return new Set();
+/** The object each of these request ids is indexed in, for those that have a capture index row. */
+export async function indexedCaptureKeys(db: Db, requestIds: string[]): Promise<Map<string, string>> {
+  if (requestIds.length === 0) return new Map();
   const rows = await query(db, (orm, t) =>
     orm
-      .select({ id: t.captureIndex.requestId })
+      .select({ id: t.captureIndex.requestId, key: t.captureIndex.key })
       .from(t.captureIndex)
       .where(inArray(t.captureIndex.requestId, requestIds)),
   );
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.key]));
 }
 
 /** Up to `limit` index rows of the scope, newest first, keyset-paged: those after `after` when given. */

@@ -6,7 +6,7 @@ import {
   completeIdempotencyKey,
   type DbHandle,
   findLiveApiKey,
-  indexedCaptureIds,
+  indexedCaptureKeys,
   insertApiKey,
   insertOrg,
   inTransaction,
@@ -119,9 +119,8 @@ describe.each(testStores())("control-plane rows on %s", (store) => {
       expect(await usageSummaryGroups(fresh.db, reportWindow, ["day", "workload", "model"])).toEqual(kept);
       expect(kept.length).toBeGreaterThan(5);
       expect(await pendingPricingIds(fresh.db, 10)).toEqual([]);
-      expect(await indexedCaptureIds(fresh.db, ["req_0000", "req_0004", "req_0099"])).toEqual(
-        new Set(["req_0000", "req_0004"]),
-      );
+      const indexed = await indexedCaptureKeys(fresh.db, ["req_0000", "req_0004", "req_0099"]);
+      expect(new Set(indexed.keys())).toEqual(new Set(["req_0000", "req_0004"]));
     } finally {
       await fresh.close();
     }

@@ -85,9 +85,14 @@ export function registerCaptures(app: RouteApp, site: RouteSite) {
       const project = await pathProject(c, project_id);
       const { db, blobs } = c.get("services");
       const row = await findCaptureIndexRow(db, project.id, request_id);
-      const object = row ? await blobs.get(row.key) : undefined;
+      // a segment's row: exactly its capture's bytes; a row of one object per call: all of it
+      const object = !row
+        ? undefined
+        : row.offset === null
+          ? await blobs.get(row.key)
+          : await blobs.getRange(row.key, row.offset, row.size);
       if (!object) throw notFound("Capture");
-      // The stored object is the envelope as one JSON line: its bytes are served as they are,
+      // The capture is the envelope as one JSON line: its bytes are served as they are,
       // which the type system cannot check against the envelope's schema (the test does).
       const envelope = c.body(new Uint8Array(object), 200, { "content-type": "application/json" });
       return envelope as unknown as TypedResponse<

@@ -100,6 +100,17 @@ export function workloadObject(w: WorkloadRow): z.infer<typeof workloadSchema> {
   };
 }
 
+/**
+ * The capture's `key` as the interface names it (org, project, API key, receipt day, request id):
+ * the object of a capture stored alone, the same name for one in a segment
+ * (`captures/<org>/segments/<receipt day>/<segment>.jsonl`), whose object holds many.
+ */
+function captureName(row: CaptureIndexRow): string {
+  if (row.offset === null) return row.key;
+  const day = row.key.split("/")[3];
+  return `captures/${row.orgId}/${row.projectId}/${row.apiKeyId}/${day}/${row.requestId}.jsonl`;
+}
+
 export const captureListItemSchema = z.strictObject({
   key: z.string(),
   request_id: z.string(),
@@ -111,7 +122,7 @@ export const captureListItemSchema = z.strictObject({
 
 export function captureListItem(row: CaptureIndexRow): z.infer<typeof captureListItemSchema> {
   return {
-    key: row.key,
+    key: captureName(row),
     request_id: row.requestId,
     uploaded: row.uploadedAt.toISOString(),
     size: row.size,

@@ -2,9 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createS3BlobStore } from "@gateway/blobstore/s3";
+import { silentLogger } from "@gateway/contracts";
+import { s3Env } from "@gateway/engines";
+import { openS3BlobStore } from "@gateway/engines/s3";
+import { parseEnvWith } from "@gateway/runtime";
 import { type MockProviders, startMockProviders } from "@gateway/testkit";
 import type postgres from "postgres";
+import { z } from "zod";
 import { controlPlaneClient, type Json } from "../harness.ts";
 import { type EngineSet, type PlainEngines, plainEngines } from "./engine-sets.ts";
 import { type AppEntry, type AppProcess, startApp } from "./processes.ts";
@@ -247,16 +251,12 @@ export async function startSplitDeployment({
   }
 }
 
-/** The deployment's capture bucket, as its apps reach it, for a test that reads objects directly. */
+/**
+ * The deployment's capture bucket as its apps open it (from the same settings), for a test that
+ * reads objects directly; close it when done.
+ */
 export function deploymentBlobs(env: Record<string, string>) {
-  return createS3BlobStore({
-    bucket: env.GATEWAY_S3_BUCKET!,
-    prefix: env.GATEWAY_S3_PREFIX!,
-    region: env.GATEWAY_S3_REGION!,
-    endpoint: env.GATEWAY_S3_ENDPOINT!,
-    forcePathStyle: true,
-    credentials: { accessKeyId: env.GATEWAY_S3_ACCESS_KEY!, secretAccessKey: env.GATEWAY_S3_SECRET_KEY! },
-  });
+  return openS3BlobStore(parseEnvWith(z.object(s3Env), env), silentLogger);
 }
 
 /** True once `/readyz` answers 200, else undefined (for `within`). */

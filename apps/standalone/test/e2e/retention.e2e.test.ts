@@ -88,7 +88,7 @@ describe.skipIf(!engines)("end to end: retention on the split deployment (GATEWA
     const oldDays = [`calls_p${daySuffix(2)}`, `capture_index_p${daySuffix(2)}`];
     expect(await partitions()).toEqual(expect.arrayContaining(oldDays));
     expect((await d.cp("GET", `${project}/captures/${old[0]}`, undefined, org.apiKey)).status).toBe(200);
-    const blobs = deploymentBlobs(d.env);
+    const blobs = await deploymentBlobs(d.env);
     const oldKeys = (
       await d.sql<{ key: string }[]>`select key from capture_index where request_id = any(${old})`
     ).map((r) => r.key);

@@ -406,13 +406,13 @@ describe.skipIf(!engines)("end to end: split deployment (GATEWAY_TEST_ENGINES=1)
       await sleep(3_000);
       const { ok, errors } = await traffic.stop();
       const { captures } = await allRows(ok, 60_000);
-      const blobs = deploymentBlobs(d.env);
-      const keys = await d.sql<{ request_id: string; key: string; size: number }[]>`
-        select request_id, key, size from capture_index where request_id = any(${ok})`;
+      const blobs = await deploymentBlobs(d.env);
+      const keys = await d.sql<{ request_id: string; key: string; offset: string; size: number }[]>`
+        select request_id, key, "offset", size from capture_index where request_id = any(${ok})`;
       let partial = 0;
       const problems: string[] = [];
       for (const row of keys) {
-        const body = await blobs.get(row.key);
+        const body = await blobs.getRange(row.key, Number(row.offset), Number(row.size));
         try {
           const envelope = JSON.parse(body?.toString("utf8") ?? "") as { request_id: string };
           if (envelope.request_id !== row.request_id || body!.length !== Number(row.size)) {

@@ -1,8 +1,10 @@
 import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * One row per stored capture object; the object itself lives in the blob store at `key`. On
- * PostgreSQL partitioned by UTC day of `received_at`, like `calls`.
+ * One row per stored capture. The capture is `size` bytes of the blob store's object `key` from
+ * byte `offset` (a segment holding a batch's captures); a NULL offset is the whole object (the
+ * layout of one object per call, before segments). On PostgreSQL partitioned by UTC day of
+ * `received_at`, like `calls`.
  */
 export const captureIndex = pgTable(
   "capture_index",
@@ -14,6 +16,7 @@ export const captureIndex = pgTable(
     apiKeyId: text("api_key_id").notNull(),
     key: text("key").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
+    offset: bigint("offset", { mode: "number" }),
     uploadedAt: timestamp("uploaded_at", { withTimezone: true, mode: "date" }).notNull(),
     /**
      * When the gateway received the call (its event's `received_at`): the partition key and the

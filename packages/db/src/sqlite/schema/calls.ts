@@ -131,6 +131,7 @@ export const captureIndex = sqliteTable(
     apiKeyId: text("api_key_id").notNull(),
     key: text("key").notNull(),
     size: integer("size").notNull(),
+    offset: integer("offset"),
     uploadedAt: instant("uploaded_at").notNull(),
     receivedAt: instant("received_at").notNull(),
   },

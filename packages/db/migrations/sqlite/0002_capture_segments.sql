@@ -1,0 +1,1 @@
+ALTER TABLE `capture_index` ADD `offset` integer;
