@@ -1,5 +1,6 @@
 import { registerConsumerMetrics } from "@gateway/bus";
-import { captureWriterDeps, parseCaptureWriterEnv, startCaptureWriter } from "@gateway/capture-writer";
+import { startCaptureWriter } from "@gateway/capture-writer";
+import { captureWriterDeps, parseCaptureWriterEnv } from "@gateway/capture-writer/own-process";
 import { consumerReadiness } from "@gateway/engines/consumer-readiness";
 import { runConsumerApp } from "@gateway/runtime/consumer-app";
 

@@ -21,6 +21,8 @@ const cases: Record<string, Case> = {
   "PUT /operator/v1/models/:model_id": "operator",
   "GET /operator/v1/prices": "operator",
   "POST /operator/v1/prices": "operator",
+  "GET /operator/v1/orgs/:org_id/retention": "operator",
+  "PUT /operator/v1/orgs/:org_id/retention": "operator",
   "GET /admin/v1/orgs/:org_id/api_keys": {},
   "POST /admin/v1/orgs/:org_id/api_keys": { body: { name: "intruder" } },
   "DELETE /admin/v1/orgs/:org_id/api_keys/:key_id": {},
@@ -168,7 +170,12 @@ describe.each(testStores())("control plane: cross-org isolation (%s)", (store) =
       if (probe === "operator") {
         // An org key is not the operator token, whatever the org.
         const body = method === "GET" ? undefined : {};
-        const res = await h.cp(method, fill(fullPath, { model_id: "any" }), body, attacker.key);
+        const res = await h.cp(
+          method,
+          fill(fullPath, { model_id: "any", org_id: attacker.org_id! }),
+          body,
+          attacker.key,
+        );
         expect(res.status, route).toBe(401);
         continue;
       }

@@ -1,4 +1,4 @@
-import { testStores } from "@gateway/db/testing";
+import { captureIndexRows, testStores } from "@gateway/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, type Json, startHarness } from "./harness.ts";
 
@@ -82,8 +82,13 @@ describe.each(testStores())("control plane: projects (%s)", (store) => {
     });
     expect((await h.cp("DELETE", admin("/projects/short-lived"))).status).toBe(204);
     expect((await h.cp("GET", captures)).status).toBe(404);
-    const { stat } = await import("node:fs/promises");
-    expect((await stat(`${h.dataDir}/blobs/${listed.key}`)).size).toBe(listed.size);
+    // the capture's bytes are still where its index row says (the listed key is its logical name)
+    const [row] = await captureIndexRows(h.gateway.internals.db, { requestIds: [listed.request_id] });
+    const { readFile } = await import("node:fs/promises");
+    const object = await readFile(`${h.dataDir}/blobs/${row!.key}`);
+    const bytes = object.subarray(row!.offset ?? 0, (row!.offset ?? 0) + row!.size);
+    expect(bytes.length).toBe(listed.size);
+    expect(JSON.parse(bytes.toString("utf8")).request_id).toBe(listed.request_id);
   });
 
   it("pages live projects with a signed cursor and the interface's limits", async () => {

@@ -113,6 +113,14 @@ describe("every control-plane route answers what /openapi.json publishes", () =>
     expect((await operator("POST", "/operator/v1/prices", { body: price })).status).toBe(409);
     expect((await operator("GET", "/operator/v1/prices", {})).json.prices.length).toBeGreaterThan(0);
     expect((await call("GET", "/operator/v1/prices")).status).toBe(401);
+
+    const retention = "/operator/v1/orgs/{org_id}/retention";
+    const ids = { org_id: org.json.org.id };
+    expect((await operator("GET", retention, { ids })).json.calls_days).toBe(90);
+    const set = await operator("PUT", retention, { ids, body: { calls_days: 7, captures_days: 3 } });
+    expect(set.json).toMatchObject({ calls_days: 7, captures_days: 3 });
+    expect((await operator("PUT", retention, { ids, body: { calls_days: 0 } })).status).toBe(400);
+    expect((await operator("GET", retention, { ids: { org_id: "org_none" } })).status).toBe(404);
   });
 
   it("the admin routes", async () => {
@@ -197,6 +205,21 @@ describe("every control-plane route answers what /openapi.json publishes", () =>
       expect((await call("GET", `${reports}/${report}`, { ids: project })).status, report).toBe(200);
     }
     expect((await call("GET", `${reports}/usage-summary?group_by=nope`, { ids: project })).status).toBe(400);
+    // the console's API: the call log, one call with its cost's provenance, the time series
+    const log = await call("GET", `${reports}/calls`, { ids: project });
+    expect(log.json.calls.map((c: { request_id: string }) => c.request_id)).toContain(capture.request_id);
+    expect((await call("GET", `${reports}/calls?status=bogus`, { ids: project })).status).toBe(400);
+    const one = await call("GET", `${reports}/calls/{request_id}`, {
+      ids: { ...project, request_id: capture.request_id },
+    });
+    expect(one.json.request_id).toBe(capture.request_id);
+    const absent = await call("GET", `${reports}/calls/{request_id}`, {
+      ids: { ...project, request_id: "req_none" },
+    });
+    expect(absent.status).toBe(404);
+    expect((await call("GET", `${reports}/timeseries?window=day`, { ids: project })).json.time_zone).toBe(
+      "UTC",
+    );
 
     expect((await call("DELETE", `${projects}/{slug}`, { ids: slug })).status).toBe(204);
     const revoke = { ...org, key_id: key.json.metadata.id };
