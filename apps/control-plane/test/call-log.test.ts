@@ -1,6 +1,6 @@
 import type { CallEvent } from "@gateway/contracts";
 import { callRow } from "@gateway/costing-worker";
-import { indexCaptures, priceCallsById, recordCalls, repriceCallsFor } from "@gateway/db";
+import { callLogScanBudget, indexCaptures, priceCallsById, recordCalls, repriceCallsFor } from "@gateway/db";
 import { testStores } from "@gateway/db/testing";
 import { type Json, plainUsage, testCallEvent } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +118,33 @@ describe.each(testStores())("the call log on %s", (store) => {
     expect(new Set(await ids("status=error"))).toEqual(new Set([err502, refused, truncated]));
     expect(await ids("stream_outcome=truncated")).toEqual([truncated]);
     expect(await ids(`request_id=${a}`)).toEqual([a]);
+  });
+
+  it("examines at most the scan budget of calls for a filter no index serves, and goes on from there", async () => {
+    const project = (await h.cp("POST", `/admin/v1/orgs/${h.orgId}/projects`, { slug: "scan", name: "S" }))
+      .json;
+    const of = { org_id: h.orgId, project_id: project.id };
+    // the two oldest calls are the only 503s, behind the scan budget's worth of newer ones
+    const scanned = Array.from({ length: callLogScanBudget + 2 }, (_, i) =>
+      testCallEvent({ ...of, received_at: at(100 + i), status: i < 2 ? 503 : 200 }),
+    );
+    await recordCalls(h.db, scanned.map(callRow));
+    const log = `/admin/v1/orgs/${h.orgId}/projects/${project.id}/calls`;
+    const first = (await h.cp("GET", `${log}?status=503`)).json;
+    expect(first.calls).toEqual([]);
+    // the budget's last call: the newest but `budget`, the third oldest
+    expect(first.scanned_through).toBe(scanned[2]!.received_at);
+    const second = (await h.cp("GET", `${log}?status=503&cursor=${first.cursor}`)).json;
+    expect(second.calls.map((c: Json) => c.request_id)).toEqual([
+      scanned[1]!.request_id,
+      scanned[0]!.request_id,
+    ]);
+    expect([second.cursor, second.scanned_through]).toEqual([null, null]);
+    // an unfiltered page, or one an index serves, is never cut short
+    const plain = (await h.cp("GET", `${log}?limit=1`)).json;
+    expect([plain.calls.length, plain.scanned_through]).toEqual([1, null]);
+    const oldest = (await h.cp("GET", `${log}?request_id=${scanned[0]!.request_id}`)).json;
+    expect(oldest.calls.map((c: Json) => c.status)).toEqual([503]);
   });
 
   it("refuses a bad filter, and a cursor of other filters", async () => {

@@ -546,7 +546,7 @@ export interface paths {
     };
     /**
      * Call log
-     * @description The project's calls, newest first, keyset-paged, with filters; never bodies. A cursor is bound to its project and filters.
+     * @description The project's calls, newest first, keyset-paged, with filters; never bodies. A cursor is bound to its project and filters. A page filtering by mode, route, status or stream outcome examines at most 5000 calls: it may come back short or empty with a cursor, `scanned_through` saying how far back it looked.
      */
     get: operations["getAdminV1OrgsOrgIdProjectsProjectIdCalls"];
     put?: never;
@@ -3837,6 +3837,11 @@ export interface operations {
             }[];
             /** @description Pass back as `cursor` (with the same filters); null on the last page. */
             cursor: string | null;
+            /**
+             * Format: date-time
+             * @description Set when the page stopped at its scan budget (a filter by mode, route, status or stream outcome): nothing more matched back to this instant yet; go on with the cursor. Null otherwise.
+             */
+            scanned_through: string | null;
           };
         };
       };

@@ -1,3 +1,6 @@
+import { callRow } from "@gateway/costing-worker";
+import { callLogScanBudget, recordCalls } from "@gateway/db";
+import { testCallEvent } from "@gateway/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, type Harness, startHarness } from "../harness.ts";
 
@@ -69,5 +72,23 @@ describe("console: one call's bytes", () => {
     const call = await (await page(`/calls/${requestId}`)).text();
     expect(call).toContain("marker-7f3a");
     expect(call).toContain("Request body as formatted JSON");
+  });
+  it("says how far back a filter looked when the scan budget cut its page short, and links further back", async () => {
+    const of = { org_id: h.orgId, project_id: h.projectId };
+    const at = (i: number) => new Date(Date.parse("2026-01-01T00:00:00Z") + i * 1000).toISOString();
+    const oldest = testCallEvent({ ...of, received_at: at(0), status: 418 });
+    const newer = Array.from({ length: callLogScanBudget }, (_, i) =>
+      testCallEvent({ ...of, received_at: at(i + 1) }),
+    );
+    await recordCalls(h.gateway.internals.db, [oldest, ...newer].map(callRow));
+    const first = await (await page("/calls?status=418")).text();
+    // the page looked back through this year's first calls (the test's others are newer) and no further
+    expect(first).toMatch(/Nothing more matched back to 2026-01-01T00:00:0\d\.000Z \(UTC\) yet\./);
+    const further = first
+      .match(/href="([^"]+)" rel="next">Search further back</)![1]!
+      .replaceAll("&amp;", "&");
+    const second = await (await fetch(`${h.gateway.url}${further}`, { headers: { cookie } })).text();
+    expect(second).toContain(oldest.request_id);
+    expect(second).not.toContain("Search further back");
   });
 });

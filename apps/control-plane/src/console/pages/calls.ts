@@ -133,7 +133,8 @@ ${table(
   rows,
   "no call matches.",
 )}
-${page.cursor ? html`<p><a href="/console/projects/${projectId}/calls?${next.toString()}" rel="next">Older calls</a></p>` : ""}`;
+${page.scanned_through ? html`<p>Nothing more matched back to ${page.scanned_through} (UTC) yet.</p>` : ""}
+${page.cursor ? html`<p><a href="/console/projects/${projectId}/calls?${next.toString()}" rel="next">${page.scanned_through ? "Search further back" : "Older calls"}</a></p>` : ""}`;
   return c.html(
     layout({ title: "Calls", principal: c.get("session").principal, csrf: c.get("csrf"), projectId, body }),
   );

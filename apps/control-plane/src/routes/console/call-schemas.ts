@@ -95,6 +95,10 @@ export const callLogResponse = z.strictObject({
     .string()
     .nullable()
     .meta({ description: "Pass back as `cursor` (with the same filters); null on the last page." }),
+  scanned_through: z.iso.datetime().nullable().meta({
+    description:
+      "Set when the page stopped at its scan budget (a filter by mode, route, status or stream outcome): nothing more matched back to this instant yet; go on with the cursor. Null otherwise.",
+  }),
 });
 
 const costLine = z.strictObject({

@@ -1,4 +1,4 @@
-import { type CallLogPosition, callDetail, callLogPage } from "@gateway/db";
+import { type CallLogPosition, callDetail, callLogPage, callLogScanBudget } from "@gateway/db";
 import { z } from "zod";
 import { notFound } from "../../errors.ts";
 import { defineRoute, json, type RouteApp, type RouteSite } from "../../openapi.ts";
@@ -12,8 +12,7 @@ export function registerCalls(app: RouteApp, site: RouteSite) {
       method: "get",
       path: "/projects/{project_id}/calls",
       summary: "Call log",
-      description:
-        "The project's calls, newest first, keyset-paged, with filters; never bodies. A cursor is bound to its project and filters.",
+      description: `The project's calls, newest first, keyset-paged, with filters; never bodies. A cursor is bound to its project and filters. A page filtering by mode, route, status or stream outcome examines at most ${callLogScanBudget} calls: it may come back short or empty with a cursor, \`scanned_through\` saying how far back it looked.`,
       request: { params: projectPath, query: callLogQuery },
       responses: { 200: json("One page.", callLogResponse) },
     }),
@@ -47,9 +46,16 @@ export function registerCalls(app: RouteApp, site: RouteSite) {
       );
       const calls = page.items.slice(0, limit);
       const last = calls.at(-1);
+      // a full page goes on after its last call; one cut short by the scan budget, after the
+      // last call it examined
+      const through = page.scannedThrough;
       const next =
-        page.items.length > limit && last ? cursors.encode(scope, [last.received_at, last.request_id]) : null;
-      return c.json({ calls, cursor: next }, 200);
+        page.items.length > limit && last
+          ? cursors.encode(scope, [last.received_at, last.request_id])
+          : through
+            ? cursors.encode(scope, [through.receivedAt.toISOString(), through.requestId])
+            : null;
+      return c.json({ calls, cursor: next, scanned_through: through?.receivedAt.toISOString() ?? null }, 200);
     },
   );
 
