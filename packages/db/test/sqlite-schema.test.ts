@@ -25,6 +25,14 @@ const shape = (table: Table) =>
     ]),
   );
 
+/**
+ * Keyed by `request_id` alone on SQLite, by (request_id, received_at) on PostgreSQL, where a
+ * partitioned table's key must hold the partition's column: SQLite's planner takes a lookup by
+ * request id to its key only when the key is the id alone (with both, it walked the project's time
+ * index: 257 ms for one call over a million).
+ */
+const keyedByRequestIdOnSqlite = ["calls", "captureIndex"];
+
 const pgTables = tablesOf(pg);
 const sqliteTables = tablesOf(sqlite);
 
@@ -37,6 +45,11 @@ describe("the SQLite schema is the PostgreSQL one's twin", () => {
   it.each(Object.keys(pgTables))("%s: same table name, columns, nullability and JS values", (name) => {
     const [twin, original] = [sqliteTables[name]!, pgTables[name]!];
     expect(getTableName(twin)).toBe(getTableName(original));
-    expect(shape(twin)).toEqual(shape(original));
+    const twinShape = shape(twin);
+    if (keyedByRequestIdOnSqlite.includes(name)) {
+      expect(twinShape.requestId!.primary).toBe(true);
+      twinShape.requestId!.primary = false;
+    }
+    expect(twinShape).toEqual(shape(original));
   });
 });

@@ -6,13 +6,16 @@ import { flag, instant, picoUsd } from "./columns.ts";
 
 /**
  * The tables the costing worker and the capture writer fill, on SQLite: twins of
- * `src/schema/{calls,call-rollups,capture-index,limits}.ts`. Money is pico-dollars.
+ * `src/schema/{calls,call-rollups,capture-index,limits}.ts`. Money is pico-dollars. `calls` and
+ * `capture_index` are keyed by `request_id` alone here (PostgreSQL adds `received_at`, its
+ * partitions' column): SQLite's planner looks a request id up by its key only when the key is the
+ * id alone; with both columns it walked the project's time index instead.
  */
 
 export const calls = sqliteTable(
   "calls",
   {
-    requestId: text("request_id").notNull(),
+    requestId: text("request_id").primaryKey(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -56,7 +59,6 @@ export const calls = sqliteTable(
     customerCostUsd: picoUsd("customer_cost_usd"),
   },
   (t) => [
-    primaryKey({ name: "calls_pk", columns: [t.requestId, t.receivedAt] }),
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
     index("calls_project_workload_time_idx").on(t.projectId, t.workloadId, t.receivedAt),
     index("calls_project_model_time_idx").on(t.projectId, t.servedModel, t.receivedAt),
@@ -124,7 +126,7 @@ export const callLatencyHourly = sqliteTable(
 export const captureIndex = sqliteTable(
   "capture_index",
   {
-    requestId: text("request_id").notNull(),
+    requestId: text("request_id").primaryKey(),
     orgId: text("org_id").notNull(),
     projectId: text("project_id").notNull(),
     workloadId: text("workload_id").notNull(),
@@ -136,7 +138,6 @@ export const captureIndex = sqliteTable(
     receivedAt: instant("received_at").notNull(),
   },
   (t) => [
-    primaryKey({ name: "capture_index_pk", columns: [t.requestId, t.receivedAt] }),
     index("capture_index_project_idx").on(t.projectId, t.uploadedAt, t.requestId),
     index("capture_index_workload_idx").on(t.projectId, t.workloadId, t.uploadedAt, t.requestId),
     index("capture_index_key_idx").on(t.key),
