@@ -32,3 +32,33 @@ export const filledColumns = sql.raw(`request_id, org_id, project_id, workload_i
   cache_creation_5m_input_tokens, cache_creation_1h_input_tokens, output_tokens, pricing_status,
   unpriced_reason, price_id, uncached_input_usd, cache_write_usd, cache_read_usd, output_usd,
   customer_cost_usd`);
+
+/** The stores `BENCH_STORE` names (`both`, the default, `sqlite` or `postgres`). */
+function storesAsked(): ("sqlite" | "postgres")[] {
+  const stores = {
+    both: ["sqlite", "postgres"] as const,
+    sqlite: ["sqlite"] as const,
+    postgres: ["postgres"] as const,
+  }[process.env.BENCH_STORE ?? "both"];
+  if (!stores)
+    throw new Error(`BENCH_STORE must be both, sqlite or postgres, not ${process.env.BENCH_STORE}`);
+  return [...stores];
+}
+
+/** `measure` on a store of each kind `BENCH_STORE` asks for, filled by `plan`, each disposed after. */
+export async function measureOnEachStore<R>(
+  plan: FillPlan,
+  open: Record<"sqlite" | "postgres", (plan: FillPlan) => Promise<BenchStore>>,
+  measure: (store: BenchStore, projectId: string) => Promise<R>,
+): Promise<Map<string, R>> {
+  const results = new Map<string, R>();
+  for (const name of storesAsked()) {
+    const store = await open[name](plan);
+    try {
+      results.set(name, await measure(store, plan.projectId));
+    } finally {
+      await store.dispose();
+    }
+  }
+  return results;
+}

@@ -20,17 +20,13 @@ import {
   rebuildRollups,
 } from "@gateway/db";
 import { sql } from "drizzle-orm";
-import type { BenchStore, FillPlan } from "./bench-store.ts";
+import { type BenchStore, type FillPlan, measureOnEachStore } from "./bench-store.ts";
 import { openPostgresBench } from "./postgres-store.ts";
 import { openSqliteBench } from "./sqlite-store.ts";
 import { storeTable, type Timing, timed } from "./timing.ts";
 
 const total = Number(process.env.BENCH_CALLS ?? 1_000_000);
 const chunk = 1_000_000;
-const stores = { both: ["sqlite", "postgres"], sqlite: ["sqlite"], postgres: ["postgres"] }[
-  process.env.BENCH_STORE ?? "both"
-];
-if (!stores) throw new Error(`BENCH_STORE must be both, sqlite or postgres, not ${process.env.BENCH_STORE}`);
 const hourMs = 3_600_000;
 /** The machine is shared: its load when the bench started goes with the figures. */
 const loadBefore = loadavg()
@@ -89,17 +85,12 @@ async function measure(store: BenchStore, projectId: string): Promise<StoreResul
   return { histogramRows: Number(histogram?.n), timings };
 }
 
-const open = { sqlite: openSqliteBench, postgres: openPostgresBench };
 const plan: FillPlan = { total, since: new Date(Date.now() - 30 * dayMs), projectId: "proj_bench" };
-const results = new Map<string, StoreResult>();
-for (const name of stores as (keyof typeof open)[]) {
-  const store = await open[name](plan);
-  try {
-    results.set(name, await measure(store, plan.projectId));
-  } finally {
-    await store.dispose();
-  }
-}
+const results = await measureOnEachStore(
+  plan,
+  { sqlite: openSqliteBench, postgres: openPostgresBench },
+  measure,
+);
 
 process.stdout.write(
   storeTable(

@@ -11,17 +11,13 @@
  */
 import { providerHealth, queryRows, rebuildRollups, usageSummaryGroups, workloadStatuses } from "@gateway/db";
 import { sql } from "drizzle-orm";
-import type { BenchStore, FillPlan } from "./bench-store.ts";
+import { type BenchStore, type FillPlan, measureOnEachStore } from "./bench-store.ts";
 import { openPostgresBench } from "./postgres-store.ts";
 import { openSqliteBench } from "./sqlite-store.ts";
 import { storeTable, type Timing, timed } from "./timing.ts";
 
 const total = Number(process.env.BENCH_CALLS ?? 10_000_000);
 const chunk = 1_000_000;
-const stores = { both: ["sqlite", "postgres"], sqlite: ["sqlite"], postgres: ["postgres"] }[
-  process.env.BENCH_STORE ?? "both"
-];
-if (!stores) throw new Error(`BENCH_STORE must be both, sqlite or postgres, not ${process.env.BENCH_STORE}`);
 
 interface StoreResult {
   fillSeconds: number;
@@ -67,17 +63,12 @@ async function measure(store: BenchStore, projectId: string): Promise<StoreResul
   };
 }
 
-const open = { sqlite: openSqliteBench, postgres: openPostgresBench };
 const plan: FillPlan = { total, since: new Date(Date.now() - 30 * 86_400_000), projectId: "proj_bench" };
-const results = new Map<string, StoreResult>();
-for (const name of stores as (keyof typeof open)[]) {
-  const store = await open[name](plan);
-  try {
-    results.set(name, await measure(store, plan.projectId));
-  } finally {
-    await store.dispose();
-  }
-}
+const results = await measureOnEachStore(
+  plan,
+  { sqlite: openSqliteBench, postgres: openPostgresBench },
+  measure,
+);
 
 process.stdout.write(
   storeTable(`${total} calls over 30 days`, "query, median of 5 warm runs (min-max)", results, [
