@@ -3,7 +3,7 @@ import { createPartitionsAhead, type Db, pruneCalls } from "@gateway/db";
 import { type Repeating, repeatEvery } from "@gateway/runtime";
 
 /**
- * The retention job of call rows and their hourly rollups, at start and every `everyMs`: the
+ * The retention job of call rows and their rollups, at start and every `everyMs`: the
  * `calls` partitions of the coming days made ahead (PostgreSQL), then what each org no longer
  * keeps removed (`pruneCalls`). Replicas may run it side by side: every step is idempotent.
  */
@@ -17,6 +17,7 @@ export function startCallsRetention(db: Db, log: Logger, everyMs: number): Repea
       partitions_dropped: pruned.droppedPartitions,
       calls_deleted: pruned.deletedCalls,
       rollups_deleted: pruned.deletedRollups,
+      minute_rollups_deleted: pruned.deletedMinuteRollups,
       latency_rows_deleted: pruned.deletedLatencyRows,
     });
   });

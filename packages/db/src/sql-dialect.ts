@@ -12,8 +12,6 @@ import { toDecimalText } from "./sql-rows.ts";
 export interface SqlDialect {
   /** A timestamp parameter. */
   ts(date: Date): SQL;
-  /** The UTC hour holding a timestamp column, as a value of the column's type. */
-  hourOf(column: SQL): SQL;
   /** The start of the `stepMs`-long slice (aligned on the epoch) holding a timestamp column, in epoch milliseconds. */
   sliceOf(column: SQL, stepMs: number): SQL;
   /** The same slice's start as a value of the column's type. */
@@ -47,7 +45,6 @@ const moneyOf = (column: AnyColumn) => (value: unknown) =>
 
 const postgres: SqlDialect = {
   ts: (date) => sql`${date.toISOString()}::timestamptz`,
-  hourOf: (column) => sql`date_trunc('hour', ${column}, 'UTC')`,
   sliceOf: (column, stepMs) =>
     sql`(floor(extract(epoch from ${column}) * 1000 / ${sql.raw(String(stepMs))}) * ${sql.raw(String(stepMs))})::bigint`,
   periodOf: (column, stepMs) =>
@@ -71,7 +68,6 @@ const postgres: SqlDialect = {
  */
 const sqlite: SqlDialect = {
   ts: (date) => sql`${date.getTime()}`,
-  hourOf: (column) => sql`(${column} - ${column} % 3600000)`,
   sliceOf: (column, stepMs) => sql`(${column} - ${column} % ${sql.raw(String(stepMs))})`,
   periodOf: (column, stepMs) => sql`(${column} - ${column} % ${sql.raw(String(stepMs))})`,
   wholeMs: (column) => sql`cast(${column} as integer)`,

@@ -7,6 +7,7 @@ const expectedTables = [
   "api_keys",
   "call_latency_hourly",
   "call_rollups_hourly",
+  "call_rollups_minutely",
   "calls",
   "capture_index",
   "catalog_deployments",

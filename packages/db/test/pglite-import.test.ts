@@ -32,6 +32,7 @@ const tables = [
   "limits",
   "calls",
   "call_rollups_hourly",
+  "call_rollups_minutely",
   "call_latency_hourly",
   "spend_daily",
   "capture_index",

@@ -129,10 +129,12 @@ describe.each(testStores())("retention on %s", (store) => {
     ]);
     const pruned = await pruneCalls(handle.db, now);
     // the day of `old` still holds the long-retention org's call: only the short one's row goes
+    // its per-minute rollup goes with it; the hourly one stays
     expect(pruned).toEqual({
       droppedPartitions: [],
       deletedCalls: 1,
       deletedRollups: 0,
+      deletedMinuteRollups: 1,
       deletedLatencyRows: 0,
     });
     expect(ids(await callRows(handle.db))).toEqual(["req_l_late", "req_l_new", "req_l_old", "req_s_new"]);
@@ -144,6 +146,7 @@ describe.each(testStores())("retention on %s", (store) => {
     const again = await pruneCalls(handle.db, now);
     // SQLite has no partitions: it deletes the same rows one by one
     expect(again.deletedCalls).toBe(store === "postgres" ? 0 : 2);
+    expect(again.deletedMinuteRollups).toBe(2);
     expect(ids(await callRows(handle.db))).toEqual(["req_l_new", "req_s_new"]);
     if (store === "postgres") {
       expect(again.droppedPartitions).toEqual(["calls_p20261001", "calls_p20261125"]);
@@ -156,6 +159,7 @@ describe.each(testStores())("retention on %s", (store) => {
       droppedPartitions: [],
       deletedCalls: 0,
       deletedRollups: 0,
+      deletedMinuteRollups: 0,
       deletedLatencyRows: 0,
     });
   });

@@ -47,25 +47,43 @@ export const countColumns = [
 ] as const;
 
 const measureColumns = [...countColumns, "customer_cost_usd"];
-const rollupKey = sql`project_id, hour, workload_id, provider_label, model, route`;
+
+/** The rollup tables, each the sums of `calls` by one period: its column and its length. */
+export const rollupTables = [
+  { name: "call_rollups_hourly", period: "hour", stepMs: 3_600_000 },
+  { name: "call_rollups_minutely", period: "minute", stepMs: 60_000 },
+] as const;
+export type RollupTable = (typeof rollupTables)[number];
+
+/** A rollup table's key, in its primary key's order. */
+const rollupKeyOf = (table: RollupTable) =>
+  sql.raw(`project_id, ${table.period}, workload_id, provider_label, model, route`);
+
+/** A call's period in each rollup table, as columns named after them (`hour, minute`), over `calls c`. */
+export const rollupPeriods = (d: SqlDialect) =>
+  sql.join(
+    rollupTables.map((t) => sql`${d.periodOf(sql`c.received_at`, t.stepMs)} as ${sql.raw(t.period)}`),
+    sql`, `,
+  );
 
 /**
- * Adds the calls matching `where` (over `calls c`) to the hourly rollups. Run it only for rows
+ * Adds the calls matching `where` (over `calls c`) to a rollup table. Run it only for rows
  * this transaction inserted, so a redelivered event never counts twice. (One hour's cost of one
  * group is a plain sum on SQLite too: it overflows only past $9.2 million.)
  */
-export function addToRollups(dialect: SqlDialect, where: SQL): SQL {
+export function addToRollups(dialect: SqlDialect, table: RollupTable, where: SQL): SQL {
   const sets = sql.join(
-    measureColumns.map((m) => sql.raw(`${m} = call_rollups_hourly.${m} + excluded.${m}`)),
+    measureColumns.map((m) => sql.raw(`${m} = ${table.name}.${m} + excluded.${m}`)),
     sql`, `,
   );
+  const key = rollupKeyOf(table);
   return sql`
-    insert into call_rollups_hourly (${rollupKey}, ${sql.raw(measureColumns.join(", "))})
-    select c.project_id, ${dialect.hourOf(sql`c.received_at`)}, c.workload_id, c.provider_label, ${modelKey},
+    insert into ${sql.raw(table.name)} (${key}, ${sql.raw(measureColumns.join(", "))})
+    select c.project_id, ${dialect.periodOf(sql`c.received_at`, table.stepMs)}, c.workload_id, c.provider_label, ${modelKey},
            c.route, ${countSums}, coalesce(sum(c.customer_cost_usd), 0) as customer_cost_usd
     from calls c
     where ${where}
     group by 1, 2, 3, 4, 5, 6
     order by 1, 2, 3, 4, 5, 6
-    on conflict (${rollupKey}) do update set ${sets}`;
+    on conflict (${key}) do update set ${sets}`;
 }

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { PgDb } from "../client.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
-import { modelKey } from "./measures.ts";
+import { modelKey, type RollupTable, rollupPeriods, rollupTables } from "./measures.ts";
 
 /** The budget day of a call over `calls c`: its UTC calendar date. */
 const dayOf = sql`(c.received_at at time zone 'UTC')::date`;
@@ -27,6 +27,30 @@ const addToSpend = sql`
     do update set customer_cost_usd = spend_daily.customer_cost_usd + excluded.customer_cost_usd`;
 
 /**
+ * Inside the pricing statement: moves the `changed` calls' cost and priced count in a rollup
+ * table (its rows exist: the calls were added to them when inserted). A CTE named `moved_<period>`.
+ */
+function moveRollups(table: RollupTable): SQL {
+  const period = sql.raw(table.period);
+  return sql`${sql.raw(`moved_${table.period}`)} as (
+      update ${sql.raw(table.name)} r set
+        customer_cost_usd = r.customer_cost_usd + d.cost_delta,
+        priced_requests = r.priced_requests + d.priced_delta
+      from (
+        select project_id, ${period}, workload_id, provider_label, model, route,
+               sum(coalesce(new_cost, 0) - coalesce(old_cost, 0)) as cost_delta,
+               sum((case when price_id is null then 0 else 1 end)
+                 - (case when old_status = 'priced' then 1 else 0 end)) as priced_delta
+        from changed
+        group by 1, 2, 3, 4, 5, 6
+      ) d
+      where r.project_id = d.project_id and r.${period} = d.${period} and r.workload_id = d.workload_id
+        and r.provider_label = d.provider_label and r.model = d.model and r.route = d.route
+      returning 1
+    )`;
+}
+
+/**
  * `priceCalls` on PostgreSQL (see pricing.ts for what it does): one statement, money in
  * `numeric`, per-million prices times integer token counts times 0.000001, exact.
  */
@@ -35,7 +59,7 @@ export async function priceCallsPostgres(db: PgDb, scope: SQL): Promise<number> 
     db,
     sql`
     with target as (
-      select c.request_id, c.project_id, ${sqlFor(db).hourOf(sql`c.received_at`)} as hour, c.workload_id, c.provider_label,
+      select c.request_id, c.project_id, ${rollupPeriods(sqlFor(db))}, c.workload_id, c.provider_label,
              ${modelKey} as model, c.route, c.api_key_id, c.mode, ${dayOf} as day,
              c.customer_cost_usd as old_cost, c.pricing_status as old_status, c.unpriced_reason as old_reason,
              c.price_id as old_price_id,
@@ -83,28 +107,15 @@ export async function priceCallsPostgres(db: PgDb, scope: SQL): Promise<number> 
       where calls.request_id = ch.request_id
       returning 1
     ),
-    rolled as (
-      update call_rollups_hourly r set
-        customer_cost_usd = r.customer_cost_usd + d.cost_delta,
-        priced_requests = r.priced_requests + d.priced_delta
-      from (
-        select project_id, hour, workload_id, provider_label, model, route,
-               sum(coalesce(new_cost, 0) - coalesce(old_cost, 0)) as cost_delta,
-               sum((case when price_id is null then 0 else 1 end)
-                 - (case when old_status = 'priced' then 1 else 0 end)) as priced_delta
-        from changed
-        group by 1, 2, 3, 4, 5, 6
-      ) d
-      where r.project_id = d.project_id and r.hour = d.hour and r.workload_id = d.workload_id
-        and r.provider_label = d.provider_label and r.model = d.model and r.route = d.route
-      returning 1
-    ),
+    ${sql.join(rollupTables.map(moveRollups), sql`, `)},
     spent as (
       ${addToSpend}
       returning 1
     )
-    select (select count(*) from updated) as changed, (select count(*) from rolled) as rolled,
-           (select count(*) from spent) as spent`,
+    select (select count(*) from updated) as changed, ${sql.join(
+      rollupTables.map((t) => sql`(select count(*) from ${sql.raw(`moved_${t.period}`)})`),
+      sql`, `,
+    )}, (select count(*) from spent) as spent`,
   );
   return toCount(rows[0]?.changed);
 }

@@ -7,7 +7,7 @@ import { calls } from "../schema/calls.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
 import { addToLatency } from "./latency.ts";
-import { addToRollups } from "./measures.ts";
+import { addToRollups, rollupTables } from "./measures.ts";
 
 export type CallInsert = typeof calls.$inferInsert;
 
@@ -40,7 +40,7 @@ export function receivedWithin(times: readonly Date[]): ReceivedWithin {
 
 /**
  * Inserts call rows, idempotent by request id, and adds exactly the rows it inserted to the
- * hourly rollups and latency histograms in the same transaction (one transaction per batch: never a commit per call).
+ * hourly and per-minute rollups and the latency histograms in the same transaction (one transaction per batch: never a commit per call).
  * Returns the ids that were new.
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
@@ -50,7 +50,8 @@ export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]>
     inTransaction(db, async (tx) => {
       const ids = await insertJsonRows(tx, calls, rows, "requestId");
       if (ids.length === 0) return ids;
-      await queryRows(tx, addToRollups(sqlFor(tx), requestIdIn(tx, ids, within)));
+      for (const table of rollupTables)
+        await queryRows(tx, addToRollups(sqlFor(tx), table, requestIdIn(tx, ids, within)));
       await queryRows(tx, addToLatency(sqlFor(tx), requestIdIn(tx, ids, within)));
       return ids;
     });
@@ -84,8 +85,10 @@ export async function countPricingPending(db: Db): Promise<number> {
  */
 export async function rebuildRollups(db: Db): Promise<void> {
   await inTransaction(db, async (tx) => {
-    await queryRows(tx, sql`delete from call_rollups_hourly`);
-    await queryRows(tx, addToRollups(sqlFor(tx), sql`true`));
+    for (const table of rollupTables) {
+      await queryRows(tx, sql`delete from ${sql.raw(table.name)}`);
+      await queryRows(tx, addToRollups(sqlFor(tx), table, sql`true`));
+    }
     await queryRows(tx, sql`delete from call_latency_hourly`);
     await queryRows(tx, addToLatency(sqlFor(tx), sql`true`));
   });

@@ -21,6 +21,7 @@ const tableOrder = [
   "spend_daily",
   "calls",
   "call_rollups_hourly",
+  "call_rollups_minutely",
   "call_latency_hourly",
   "capture_index",
   "idempotency_keys",

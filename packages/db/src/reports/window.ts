@@ -5,6 +5,7 @@ import { countColumns, countSums } from "../costing/measures.ts";
 import { callsKeptSince } from "../retention/settings.ts";
 import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
+import { inRange, splitWindow, type TimeRange } from "./window-parts.ts";
 
 /** What a report can group call totals by. `day` is the UTC calendar date (YYYY-MM-DD). */
 const windowDims = ["workload_id", "provider_label", "model", "route", "day"] as const;
@@ -36,28 +37,13 @@ export type DimValues = { [K in WindowDim]: K extends "provider_label" ? Provide
 
 export type GroupTotals<D extends WindowDim> = Pick<DimValues, D> & Totals;
 
-const hourMs = 3_600_000;
-
-/**
- * The whole UTC hours inside [start, end] come from the rollups; the partial hours at either
- * edge come from the raw calls. Both sides use the same measure expressions, so the result is
- * what a scan of every call in the window would give. A start older than the org keeps call rows
- * (`rawSince`) has no rows to read: its whole hour comes from the rollups instead, so the window
- * reported starts up to an hour early rather than missing calls (docs/operations.md "Retention").
- */
-function splitWindow({ start, end }: TimeWindow, rawSince: Date) {
-  const round = start < rawSince ? Math.floor : Math.ceil;
-  const firstWhole = new Date(round(start.getTime() / hourMs) * hourMs);
-  const lastWholeEnd = new Date(Math.floor(end.getTime() / hourMs) * hourMs);
-  return firstWhole < lastWholeEnd ? { firstWhole, lastWholeEnd } : null;
-}
-
-const rollupDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
+/** A group's dimensions over a rollup table `r` whose period column is `period`. */
+const rollupDim = (d: SqlDialect, period: SQL): Record<WindowDim, SQL> => ({
   workload_id: sql`r.workload_id`,
   provider_label: sql`r.provider_label`,
   model: sql`r.model`,
   route: sql`r.route`,
-  day: d.dayOf(sql`r.hour`),
+  day: d.dayOf(period),
 });
 export const callDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   workload_id: sql`c.workload_id`,
@@ -86,21 +72,25 @@ export async function windowTotals<D extends WindowDim>(
 ): Promise<GroupTotals<D>[]> {
   const { projectId, start, end } = window;
   const d = sqlFor(db);
-  const ts = d.ts;
-  const split = splitWindow(window, await callsKeptSince(db, projectId, new Date()));
-  const rawRange = split
-    ? sql`((c.received_at >= ${ts(start)} and c.received_at < ${ts(split.firstWhole)})
-          or (c.received_at >= ${ts(split.lastWholeEnd)} and c.received_at <= ${ts(end)}))`
-    : sql`c.received_at >= ${ts(start)} and c.received_at <= ${ts(end)}`;
+  const parts = splitWindow(start, end, await callsKeptSince(db, projectId, new Date()));
   const rollupSums = sql.raw(countColumns.map((m) => `sum(r.${m}) as ${m}`).join(", "));
-  const fromRollups = split
-    ? sql`
-      select ${selectDims(dims, rollupDim(d))}, ${rollupSums}, ${d.costSums(sql`r.customer_cost_usd`)}
-      from call_rollups_hourly r
-      where r.project_id = ${projectId} and r.hour >= ${ts(split.firstWhole)} and r.hour < ${ts(split.lastWholeEnd)}
-      group by ${groupBy(dims)}
-      union all`
-    : sql``;
+  // one select per range, each served by its table's index on (project, time)
+  const fromRollups = (table: string, period: SQL) => (range: TimeRange) =>
+    sql`
+      select ${selectDims(dims, rollupDim(d, period))}, ${rollupSums}, ${d.costSums(sql`r.customer_cost_usd`)}
+      from ${sql.raw(table)} r
+      where r.project_id = ${projectId} and ${inRange(d, period, range)}
+      group by ${groupBy(dims)}`;
+  const fromCalls = (range: TimeRange) => sql`
+      select ${selectDims(dims, callDim(d))}, ${countSums}, ${d.costSums(sql`c.customer_cost_usd`)}
+      from calls c
+      where c.project_id = ${projectId} and ${inRange(d, sql`c.received_at`, range)}
+      group by ${groupBy(dims)}`;
+  const selects = [
+    ...(parts.hours ? [parts.hours] : []).map(fromRollups("call_rollups_hourly", sql`r.hour`)),
+    ...parts.minutes.map(fromRollups("call_rollups_minutely", sql`r.minute`)),
+    ...parts.raw.map(fromCalls),
+  ];
   const outerDims =
     dims.length === 0
       ? sql`one_group`
@@ -112,13 +102,7 @@ export async function windowTotals<D extends WindowDim>(
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`
-    with parts as (
-      ${fromRollups}
-      select ${selectDims(dims, callDim(d))}, ${countSums}, ${d.costSums(sql`c.customer_cost_usd`)}
-      from calls c
-      where c.project_id = ${projectId} and ${rawRange}
-      group by ${groupBy(dims)}
-    )
+    with parts as (${sql.join(selects, sql` union all `)})
     select ${outerDims}, ${outerSums}, ${d.outerCostSums}
     from parts
     group by ${outerDims}

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
+import { isSqlite } from "../dialect.ts";
 import { inJsonList } from "../json-rows.ts";
 import { keptSince, type Retention, retentionOfEveryOrg } from "./settings.ts";
 
@@ -44,3 +45,6 @@ export async function expiryOf(db: Db, kind: keyof Retention, now: Date): Promis
 export function ofOrgs(db: Db, projectColumn: SQL, orgIds: readonly string[]): SQL {
   return sql`${projectColumn} in (select p.id from projects p where ${inJsonList(db, sql`p.org_id`, orgIds)})`;
 }
+
+/** The column naming a row within its table, for deleting rows a batch at a time. */
+export const rowIdOf = (db: Db) => (isSqlite(db) ? sql`rowid` : sql`ctid`);

@@ -4,7 +4,7 @@ import { isSqlite } from "../dialect.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
 import { dayPartitions, dropDayPartition, isEmptyPartition } from "./day-partitions.ts";
-import { type Expiry, expiryOf, ofOrgs } from "./expiry-groups.ts";
+import { type Expiry, expiryOf, ofOrgs, rowIdOf } from "./expiry-groups.ts";
 
 export interface CallsPruned {
   /** The `calls` partitions dropped whole (PostgreSQL). */
@@ -12,6 +12,8 @@ export interface CallsPruned {
   /** Call rows deleted one by one: SQLite's, and PostgreSQL's of orgs keeping less than others. */
   deletedCalls: number;
   deletedRollups: number;
+  /** Per-minute rollups, kept as long as the call rows. */
+  deletedMinuteRollups: number;
   /** Rows of the latency histograms (`call_latency_hourly`), kept as long as the rollups. */
   deletedLatencyRows: number;
 }
@@ -20,7 +22,7 @@ export interface CallsPruned {
 const deleteBatch = 5_000;
 
 /**
- * Removes the call rows and hourly rollups past their org's retention (`retentionOfEveryOrg`),
+ * Removes the call rows, per-minute rollups and hourly rollups past their org's retention (`retentionOfEveryOrg`),
  * by whole UTC days (`keptSince`). On PostgreSQL a day every org is done with is dropped as a
  * partition; in a day only some orgs are done with, those orgs' rows are deleted, and the day is
  * dropped once that leaves it empty. SQLite deletes the same rows in batches.
@@ -32,6 +34,7 @@ export async function pruneCalls(db: Db, now: Date): Promise<CallsPruned> {
     droppedPartitions: [],
     deletedCalls: 0,
     deletedRollups: 0,
+    deletedMinuteRollups: 0,
     deletedLatencyRows: 0,
   };
   for (const group of rollups?.groups ?? []) {
@@ -51,10 +54,14 @@ export async function pruneCalls(db: Db, now: Date): Promise<CallsPruned> {
     pruned.deletedLatencyRows += latency.length;
   }
   if (!calls) return pruned;
+  for (const group of calls.groups) {
+    const where = sql`minute < ${sqlFor(db).ts(group.keptSince)} and ${ofOrgs(db, sql`project_id`, group.orgIds)}`;
+    pruned.deletedMinuteRollups += await deleteInBatches(db, sql`call_rollups_minutely`, rowIdOf(db), where);
+  }
   if (isSqlite(db)) {
     for (const group of calls.groups) {
       const where = sql`received_at < ${sqlFor(db).ts(group.keptSince)} and ${ofOrgs(db, sql`project_id`, group.orgIds)}`;
-      pruned.deletedCalls += await deleteInBatches(db, sql`calls`, sql`rowid`, where);
+      pruned.deletedCalls += await deleteInBatches(db, sql`calls`, rowIdOf(db), where);
     }
     return pruned;
   }
@@ -71,7 +78,7 @@ async function prunePartitions(db: PgDb, expiry: Expiry, pruned: CallsPruned) {
         pruned.deletedCalls += await deleteInBatches(
           db,
           table,
-          sql`ctid`,
+          rowIdOf(db),
           ofOrgs(db, sql`project_id`, group.orgIds),
         );
       }

@@ -5,7 +5,7 @@ import { inJsonList } from "../json-rows.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
 import { type DayPartition, dayPartitions, dropDayPartition, isEmptyPartition } from "./day-partitions.ts";
-import { type Expiry, expiryOf, ofOrgs } from "./expiry-groups.ts";
+import { type Expiry, expiryOf, ofOrgs, rowIdOf } from "./expiry-groups.ts";
 
 export interface CapturesPruned {
   /** The `capture_index` partitions dropped whole (PostgreSQL). */
@@ -108,7 +108,7 @@ async function deleteRowsThenObjects(
   deleteObjects: DeleteObjects,
   pruned: CapturesPruned,
 ) {
-  const rowId = isSqlite(db) ? sql`rowid` : sql`ctid`;
+  const rowId = rowIdOf(db);
   const pick = sql`select ${rowId} from ${table} where ${where} limit ${batch}`;
   const remove = isSqlite(db)
     ? sql`delete from ${table} where ${rowId} in (${pick}) returning key`

@@ -1,6 +1,6 @@
 import type { SQLInputValue } from "node:sqlite";
 import { type SQL, sql } from "drizzle-orm";
-import { modelKey } from "../costing/measures.ts";
+import { modelKey, rollupPeriods, rollupTables } from "../costing/measures.ts";
 import { priceToPicoPerToken } from "../money.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
@@ -10,7 +10,9 @@ import type { SqliteDb } from "./sqlite-db.ts";
 interface Target {
   request_id: string;
   project_id: string;
+  /** The call's period in each rollup table (`hour`, `minute`). */
   hour: number;
+  minute: number;
   workload_id: string;
   provider_label: string;
   model: string;
@@ -61,7 +63,7 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
   const targets = await queryRows<Target & Record<string, unknown>>(
     tx,
     sql`
-    select c.request_id, c.project_id, ${d.hourOf(sql`c.received_at`)} as hour, c.workload_id, c.provider_label,
+    select c.request_id, c.project_id, ${rollupPeriods(d)}, c.workload_id, c.provider_label,
            ${modelKey} as model, c.route, c.api_key_id, c.mode, ${d.dayOf(sql`c.received_at`)} as day,
            cast(c.customer_cost_usd as text) as old_cost, c.pricing_status as old_status, c.unpriced_reason as old_reason,
            c.price_id as old_price_id, c.input_tokens, c.cache_creation_5m_input_tokens as w5m,
@@ -79,7 +81,12 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
   const updateCall = conn.statement(`update calls set pricing_status = ?, unpriced_reason = ?, price_id = ?,
     priced_at = ?, repriced_at = ?, repriced_from_price_id = ?, uncached_input_usd = ?, cache_write_usd = ?,
     cache_read_usd = ?, output_usd = ?, customer_cost_usd = ? where request_id = ?`);
-  const rollups = new Map<string, { key: SQLInputValue[]; cost: bigint; priced: number }>();
+  const rollups = new Map(
+    rollupTables.map((table) => [
+      table,
+      new Map<string, { key: SQLInputValue[]; cost: bigint; priced: number }>(),
+    ]),
+  );
   const spend = new Map<string, { key: SQLInputValue[]; cost: bigint }>();
   const now = Date.now();
   let changed = 0;
@@ -107,11 +114,13 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
       t.request_id,
     );
     const delta = (cost.total ?? 0n) - (oldCost ?? 0n);
-    const rollupKey = [t.project_id, t.hour, t.workload_id, t.provider_label, t.model, t.route];
-    const rollup = rollups.get(JSON.stringify(rollupKey)) ?? { key: rollupKey, cost: 0n, priced: 0 };
-    rollup.cost += delta;
-    rollup.priced += (priced ? 1 : 0) - (t.old_status === "priced" ? 1 : 0);
-    rollups.set(JSON.stringify(rollupKey), rollup);
+    for (const [table, moves] of rollups) {
+      const key = [t.project_id, t[table.period], t.workload_id, t.provider_label, t.model, t.route];
+      const move = moves.get(JSON.stringify(key)) ?? { key, cost: 0n, priced: 0 };
+      move.cost += delta;
+      move.priced += (priced ? 1 : 0) - (t.old_status === "priced" ? 1 : 0);
+      moves.set(JSON.stringify(key), move);
+    }
     if (cost.total === null && oldCost === null) continue;
     for (const [scope, id] of [
       ["api_key", t.api_key_id],
@@ -124,10 +133,12 @@ export async function priceCallsSqlite(tx: SqliteDb, scope: SQL): Promise<number
       spend.set(JSON.stringify(key), entry);
     }
   }
-  const moveRollup = conn.statement(`update call_rollups_hourly
-    set customer_cost_usd = customer_cost_usd + ?, priced_requests = priced_requests + ?
-    where project_id = ? and hour = ? and workload_id = ? and provider_label = ? and model = ? and route = ?`);
-  for (const r of rollups.values()) moveRollup.run(r.cost, r.priced, ...r.key);
+  for (const [table, moves] of rollups) {
+    const moveRollup = conn.statement(`update ${table.name}
+      set customer_cost_usd = customer_cost_usd + ?, priced_requests = priced_requests + ?
+      where project_id = ? and ${table.period} = ? and workload_id = ? and provider_label = ? and model = ? and route = ?`);
+    for (const r of moves.values()) moveRollup.run(r.cost, r.priced, ...r.key);
+  }
   const addSpend = conn.statement(`insert into spend_daily (scope, scope_id, day, mode, customer_cost_usd)
     values (?, ?, ?, ?, ?) on conflict (scope, scope_id, day, mode)
     do update set customer_cost_usd = spend_daily.customer_cost_usd + excluded.customer_cost_usd`);

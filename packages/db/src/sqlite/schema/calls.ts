@@ -6,7 +6,7 @@ import { flag, instant, picoUsd } from "./columns.ts";
 
 /**
  * The tables the costing worker and the capture writer fill, on SQLite: twins of
- * `src/schema/{calls,call-rollups,capture-index,limits}.ts`. Money is pico-dollars. `calls` and
+ * `src/schema/{calls,capture-index,limits}.ts`. Money is pico-dollars. `calls` and
  * `capture_index` are keyed by `request_id` alone here (PostgreSQL adds `received_at`, its
  * partitions' column): SQLite's planner looks a request id up by its key only when the key is the
  * id alone; with both columns it walked the project's time index instead.
@@ -71,35 +71,6 @@ export const calls = sqliteTable(
       ),
     index("calls_project_refused_idx").on(t.projectId, t.receivedAt).where(sql`${t.refusedBy} is not null`),
     index("calls_pricing_pending_idx").on(t.receivedAt).where(sql`${t.unpricedReason} = 'pricing_pending'`),
-  ],
-);
-
-export const callRollupsHourly = sqliteTable(
-  "call_rollups_hourly",
-  {
-    projectId: text("project_id").notNull(),
-    hour: instant("hour").notNull(),
-    workloadId: text("workload_id").notNull(),
-    providerLabel: text("provider_label").notNull(),
-    model: text("model").notNull(),
-    route: text("route").notNull(),
-    requests: integer("requests").notNull(),
-    errors: integer("errors").notNull(),
-    errors5xx: integer("errors_5xx").notNull(),
-    failing: integer("failing").notNull(),
-    timeouts: integer("timeouts").notNull(),
-    inputTokens: integer("input_tokens").notNull(),
-    cacheReadInputTokens: integer("cache_read_input_tokens").notNull(),
-    cacheCreationInputTokens: integer("cache_creation_input_tokens").notNull(),
-    outputTokens: integer("output_tokens").notNull(),
-    pricedRequests: integer("priced_requests").notNull(),
-    customerCostUsd: picoUsd("customer_cost_usd").notNull(),
-  },
-  (t) => [
-    primaryKey({
-      name: "call_rollups_hourly_pk",
-      columns: [t.projectId, t.hour, t.workloadId, t.providerLabel, t.model, t.route],
-    }),
   ],
 );
 

@@ -1,2 +1,3 @@
+export * from "./call-rollups.ts";
 export * from "./calls.ts";
 export * from "./config.ts";
