@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import {
+  createPartitionsAhead,
   type Db,
   insertApiKey,
   insertOrg,
@@ -22,6 +23,7 @@ import {
   now,
   orgId,
   projectId,
+  rollupHours,
   workloadCount,
   workloadId,
 } from "./shape.ts";
@@ -102,6 +104,9 @@ export async function seedDay(db: Db, store: "postgres" | "sqlite"): Promise<voi
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   await seedOrg(db);
+  // PostgreSQL's day partitions of `calls`, a week at a time, from the 30-day window's first day
+  for (let day = rollupHours.first.getTime(); day <= now.getTime(); day += 7 * 86_400_000)
+    await createPartitionsAhead(db, "calls", new Date(day));
   for (const segment of callSegments()) {
     const step = segment.problemsOnly ? problemChunk : fullChunk;
     for (let from = segment.from; from <= segment.to; from += step) {
@@ -111,11 +116,14 @@ export async function seedDay(db: Db, store: "postgres" | "sqlite"): Promise<voi
       say(`calls ${from}..${to}${segment.problemsOnly ? " (problems only)" : ""} (${elapsed()})`);
     }
   }
-  // the edge hours' rollups from their calls (the others' go), then the other hours' as 100M a day
+  // the edge hours' rollups (hourly and per minute) from their calls (the others' go), then the
+  // other hours' as 100M a day
   await rebuildRollups(db);
-  await queryRows(db, sql.raw(seed.keepEdgeRollups()));
+  for (const statement of seed.keepEdgeRollups()) await queryRows(db, sql.raw(statement));
   await queryRows(db, sql.raw(seed.rollups()));
   say(`rollups of 30 days (${elapsed()})`);
+  await queryRows(db, sql.raw(seed.minuteRollups()));
+  say(`per-minute rollups of 24 hours (${elapsed()})`);
   await spendOfTheMonth(db, store);
   say(`seeded (${elapsed()})`);
 }

@@ -76,3 +76,10 @@ export function callSegments(): CallSegment[] {
 
 /** The whole hours of the 30 days ending `now` (and the hour holding `now`), as rollups hold them. */
 export const rollupHours = { first: new Date(floorHour(now.getTime() - 30 * dayMs)), count: 30 * 24 + 1 };
+
+/**
+ * The hours whose per-minute rollups the store holds: the 24 hours ending `now` (the edge hours'
+ * from their calls, the others a copy of one of them). The 29 days before hold none: no report
+ * reads them, and they would add at most one level to the table's btree.
+ */
+export const minuteRollupHours = { first: new Date(floorHour(now.getTime() - dayMs)), count: 25 };

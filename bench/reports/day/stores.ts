@@ -44,6 +44,7 @@ async function openPostgres(): Promise<DayStore> {
     async settle() {
       await queryRows(db, sql`vacuum analyze calls`);
       await queryRows(db, sql`vacuum analyze call_rollups_hourly`);
+      await queryRows(db, sql`vacuum analyze call_rollups_minutely`);
     },
     async close() {
       await handle.close();
