@@ -134,13 +134,18 @@ async function refusedCalls(
     sql`
     select r.scope, case r.scope when 'project' then r.project_id when 'workload' then r.workload_id
                                  else r.api_key_id end as scope_id,
-           r.limit_name, count(*) as n
+           r.limit_name, sum(r.n) as n
     from (
       select ${d.refusedScope(refusedBy)} as scope, ${d.refusedLimit(refusedBy)} as limit_name,
-             c.project_id, c.workload_id, c.api_key_id
-      from calls c
-      where c.project_id = ${window.projectId} and c.received_at >= ${d.ts(window.start)}
-        and c.received_at <= ${d.ts(window.end)} and c.refused_by is not null
+             c.project_id, c.workload_id, c.api_key_id, c.n
+      from (
+        -- counted by refusal and ids first: the scope and limit are split out of a few groups, not every row
+        select c.refused_by, c.project_id, c.workload_id, c.api_key_id, count(*) as n
+        from calls c
+        where c.project_id = ${window.projectId} and c.received_at >= ${d.ts(window.start)}
+          and c.received_at <= ${d.ts(window.end)} and c.refused_by is not null
+        group by 1, 2, 3, 4
+      ) c
     ) r
     group by 1, 2, 3`,
   );

@@ -37,13 +37,19 @@ export type DimValues = { [K in WindowDim]: K extends "provider_label" ? Provide
 
 export type GroupTotals<D extends WindowDim> = Pick<DimValues, D> & Totals;
 
-/** A group's dimensions over a rollup table `r` whose period column is `period`. */
+const dayMs = 86_400_000;
+
+/**
+ * A group's dimensions over a rollup table `r` whose period column is `period`. The day is the
+ * UTC day's start here, formatted once per group by the outer query (formatting every row made
+ * grouping by day twice as slow).
+ */
 const rollupDim = (d: SqlDialect, period: SQL): Record<WindowDim, SQL> => ({
   workload_id: sql`r.workload_id`,
   provider_label: sql`r.provider_label`,
   model: sql`r.model`,
   route: sql`r.route`,
-  day: d.dayOf(period),
+  day: d.periodOf(period, dayMs),
 });
 export const callDim = (d: SqlDialect): Record<WindowDim, SQL> => ({
   workload_id: sql`c.workload_id`,
@@ -81,8 +87,9 @@ export async function windowTotals<D extends WindowDim>(
       from ${sql.raw(table)} r
       where r.project_id = ${projectId} and ${inRange(d, period, range)}
       group by ${groupBy(dims)}`;
+  const callDayStart = { ...callDim(d), day: d.periodOf(sql`c.received_at`, dayMs) };
   const fromCalls = (range: TimeRange) => sql`
-      select ${selectDims(dims, callDim(d))}, ${countSums}, ${d.costSums(sql`c.customer_cost_usd`)}
+      select ${selectDims(dims, callDayStart)}, ${countSums}, ${d.costSums(sql`c.customer_cost_usd`)}
       from calls c
       where c.project_id = ${projectId} and ${inRange(d, sql`c.received_at`, range)}
       group by ${groupBy(dims)}`;
@@ -99,11 +106,18 @@ export async function windowTotals<D extends WindowDim>(
           sql`, `,
         );
   const outerSums = sql.raw(countColumns.map((m) => `sum(${m}) as ${m}`).join(", "));
+  const outerKeys =
+    dims.length === 0
+      ? sql`one_group`
+      : sql.join(
+          dims.map((k) => (k === "day" ? sql`${d.dayOf(sql`day`)} as day` : sql.identifier(k))),
+          sql`, `,
+        );
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`
     with parts as (${sql.join(selects, sql` union all `)})
-    select ${outerDims}, ${outerSums}, ${d.outerCostSums}
+    select ${outerKeys}, ${outerSums}, ${d.outerCostSums}
     from parts
     group by ${outerDims}
     having sum(requests) > 0
