@@ -19,6 +19,9 @@ CREATE TABLE `call_rollups_minutely` (
 	PRIMARY KEY(`project_id`, `minute`, `workload_id`, `provider_label`, `model`, `route`)
 );
 --> statement-breakpoint
+DROP INDEX `calls_project_refused_idx`;--> statement-breakpoint
+CREATE INDEX `calls_project_refused_idx` ON `calls` (`project_id`,`received_at`,`refused_by`,`workload_id`,`api_key_id`) WHERE "calls"."refused_by" is not null;
+--> statement-breakpoint
 -- The calls already stored, in the per-minute rollups (packages/db/src/costing/measures.ts, addToRollups)
 insert into call_rollups_minutely (project_id, minute, workload_id, provider_label, model, route, requests, errors, errors_5xx, failing, timeouts, input_tokens, cache_read_input_tokens, cache_creation_input_tokens, output_tokens, priced_requests, customer_cost_usd)
     select c.project_id, (c.received_at - c.received_at % 60000), c.workload_id, c.provider_label, coalesce(c.served_model, ''),
