@@ -12,7 +12,10 @@ export async function captureWriterDeps(
 ): Promise<{ deps: CaptureWriterDeps; close(): Promise<void> }> {
   const store = await openPostgres(env);
   const blobs = await openS3BlobStore(env, log);
-  const bus = await openKafkaBus(env, log, "capture-writer");
+  const bus = await openKafkaBus(env, log, "capture-writer", {
+    minBytes: env.GATEWAY_CAPTURE_FETCH_MIN_BYTES,
+    maxWaitMs: env.GATEWAY_CAPTURE_FETCH_MAX_WAIT_MS,
+  });
   return {
     deps: { db: store.db, blobs, bus, log, retentionEveryMs: env.GATEWAY_RETENTION_EVERY_MS },
     async close() {

@@ -5,7 +5,7 @@ import { lockDir } from "./dir-lock.ts";
 import type { EventBus } from "./event-bus.ts";
 import { openJournal } from "./journal.ts";
 import { type BatchCodec, compressionType, defaultBatchCodec } from "./kafka-compression.ts";
-import { startGroupConsumer } from "./kafka-consumer.ts";
+import { type ConsumerFetch, startGroupConsumer } from "./kafka-consumer.ts";
 import { deadLetters } from "./kafka-dead-letters.ts";
 import { kafkaPublisher } from "./kafka-publisher.ts";
 import type { KafkaReplication } from "./kafka-replication.ts";
@@ -64,6 +64,11 @@ export interface KafkaBusOptions extends KafkaReplication {
   onDeadLetter?: (group: string, event: unknown, error: unknown) => void;
   /** Wait before delivering a failed chunk to a consumer again. */
   handlerRetryDelayMs?: number;
+  /**
+   * What every consumer of this bus waits for before a fetch returns (`ConsumerFetch`): for a
+   * process whose one subscription pays per batch. Unset: whatever has arrived, at once.
+   */
+  consumerFetch?: ConsumerFetch;
 }
 
 /**
@@ -152,6 +157,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
           chunk: options.maxHandlerBatch ?? 256,
           handle,
           retryDelayMs: options.handlerRetryDelayMs,
+          fetch: options.consumerFetch,
           name: { group, topic },
           admin: topics.admin,
           onDeadLetter: deadLetters({ group, topic, enqueue, named, onDeadLetter: options.onDeadLetter }),

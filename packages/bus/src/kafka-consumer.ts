@@ -19,11 +19,24 @@ export interface GroupConsumerOptions {
   onDeadLetter(dead: DeadLetter): void;
   /** Wait before delivering a failed chunk again. */
   retryDelayMs?: number;
+  /** How much a fetch waits for (`ConsumerFetch`); unset: whatever has arrived, at once. */
+  fetch?: ConsumerFetch;
   /** The bus's admin client, connected on first use: reads offsets for the lag. */
   admin(): Promise<Admin>;
   /** The subscription's name in the port's terms, for its stats. */
   name: { group: string; topic: string };
   log: Logger;
+}
+
+/**
+ * A fetch that waits for more: the broker answers once `minBytes` (of compressed batches, over
+ * the partitions asked of it) have arrived, or `maxWaitMs` after the fetch, whichever is first.
+ * A handler that pays per batch (the capture writer: one object per batch) gets fuller batches
+ * at any arrival rate; an event waits at most `maxWaitMs` longer before it is handled.
+ */
+export interface ConsumerFetch {
+  minBytes: number;
+  maxWaitMs: number;
 }
 
 /** How long a scrape waits on the broker for the offsets of the lag. */
@@ -88,7 +101,10 @@ export async function startGroupConsumer(
       // a first batch larger than this whole (KIP-74), so no event is too large to fetch.
       maxBytes: 2 * fetchBytesPerPartition,
       maxBytesPerPartition: fetchBytesPerPartition,
-      maxWaitTimeInMs: 500,
+      // Unset: the broker answers as soon as anything has arrived (kafkajs's 1 byte); an idle
+      // fetch comes back empty after 500 ms.
+      minBytes: options.fetch?.minBytes ?? 1,
+      maxWaitTimeInMs: options.fetch?.maxWaitMs ?? 500,
       // a member that died is noticed within 10 s and its partitions handed to the others
       sessionTimeout: 10_000,
       heartbeatInterval: 2_000,

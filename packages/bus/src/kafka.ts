@@ -2,3 +2,4 @@
 // kafkajs out, so the all-in-one process, which never opens Kafka, does not load it.
 export * from "./kafka-access.ts";
 export * from "./kafka-bus.ts";
+export type { ConsumerFetch } from "./kafka-consumer.ts";

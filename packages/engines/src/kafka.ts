@@ -1,7 +1,12 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import type { EventBus } from "@gateway/bus";
-import { connectKafkaOnce, createKafkaBus, type KafkaBusOptions } from "@gateway/bus/kafka";
+import {
+  type ConsumerFetch,
+  connectKafkaOnce,
+  createKafkaBus,
+  type KafkaBusOptions,
+} from "@gateway/bus/kafka";
 import type { Logger } from "@gateway/contracts";
 import { EngineRefusedError, refusalOf } from "./engine-access.ts";
 import type { KafkaEnv } from "./env.ts";
@@ -14,9 +19,15 @@ export function spoolDirOf(env: KafkaEnv, app: string): string {
 /**
  * The bus, once the brokers have been asked whether they take this app: a refusal (certificate,
  * TLS, login) throws `EngineRefusedError`; brokers that are away are not waited for (the bus
- * spools until they are back).
+ * spools until they are back). `consumerFetch`: what its consumers wait for before a fetch returns
+ * (the capture writer's settings); unset, whatever has arrived.
  */
-export async function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Promise<EventBus> {
+export async function openKafkaBus(
+  env: KafkaEnv,
+  log: Logger,
+  app: string,
+  consumerFetch?: ConsumerFetch,
+): Promise<EventBus> {
   const reach = {
     brokers: env.GATEWAY_KAFKA_BROKERS,
     ...kafkaSecurity(env),
@@ -42,6 +53,7 @@ export async function openKafkaBus(env: KafkaEnv, log: Logger, app: string): Pro
     maxMessageBytes: env.GATEWAY_KAFKA_MAX_MESSAGE_BYTES,
     namePrefix: env.GATEWAY_KAFKA_NAME_PREFIX,
     compression: env.GATEWAY_KAFKA_COMPRESSION,
+    consumerFetch,
     ...(env.GATEWAY_KAFKA_REPLICATION_FACTOR
       ? { replicationFactor: env.GATEWAY_KAFKA_REPLICATION_FACTOR }
       : {}),
