@@ -14,7 +14,9 @@ export async function done(db: PgDb, app: App): Promise<number> {
 }
 
 export async function tableBytes(db: PgDb, app: App): Promise<number> {
-  const tables = capturing(app) ? ["capture_index"] : ["calls", "call_rollups_hourly", "api_keys"];
+  const tables = capturing(app)
+    ? ["capture_index"]
+    : ["calls", "call_rollups_hourly", "call_rollups_minutely", "api_keys"];
   let bytes = 0;
   for (const table of tables) {
     const rows = (await db.execute(
