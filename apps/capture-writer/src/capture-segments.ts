@@ -32,7 +32,9 @@ export function segmentsOf(calls: CallEventWithBodies[], segmentBytes: number): 
     if (!event.capture || !call.bodies || seen.has(event.request_id)) continue;
     seen.add(event.request_id);
     const group = `${event.org_id}/${event.received_at.slice(0, 10)}`;
-    groups.set(group, [...(groups.get(group) ?? []), call]);
+    const members = groups.get(group);
+    if (members) members.push(call);
+    else groups.set(group, [call]);
   }
   const segments: Segment[] = [];
   for (const group of groups.values()) {
