@@ -7,7 +7,16 @@ import { jsonStringBytes } from "./json-string-bytes.ts";
  * `JSON.stringify` of the envelope (fields in the order below), with the bodies escaped without
  * decoding them from UTF-8 (`jsonStringBytes`).
  */
-export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer | null {
+export function captureEnvelope(call: CallEventWithBodies): Buffer | null {
+  const parts = captureEnvelopeParts(call);
+  return parts && Buffer.concat(parts);
+}
+
+/**
+ * The stored capture's bytes in the pieces they are made of, to be copied once into a segment
+ * (joining each capture first copied every capture's bytes twice).
+ */
+export function captureEnvelopeParts({ event, bodies }: CallEventWithBodies): Buffer[] | null {
   const capture = event.capture;
   if (!capture || !bodies) return null;
   const head = {
@@ -49,7 +58,7 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
   };
   const tailFields = JSON.stringify(tail).slice(1, -1);
   const text = (value: string) => Buffer.from(value);
-  return Buffer.concat([
+  return [
     text(`${JSON.stringify(head).slice(0, -1)},"request_body":"`),
     bodyText(bodies.request),
     text(
@@ -57,7 +66,7 @@ export function captureEnvelope({ event, bodies }: CallEventWithBodies): Buffer 
     ),
     bodyText(bodies.response),
     text(`","response_body_encoding":"${bodies.response.encoding}"${tailFields ? `,${tailFields}` : ""}}\n`),
-  ]);
+  ];
 }
 
 /**

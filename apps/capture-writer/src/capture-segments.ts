@@ -1,5 +1,5 @@
 import { type CallEventWithBodies, type CaptureBody, newId } from "@gateway/contracts";
-import { captureEnvelope } from "./capture-envelope.ts";
+import { captureEnvelopeParts } from "./capture-envelope.ts";
 
 /**
  * `captures/<org_id>/segments/<YYYY-MM-DD>/<segment_id>.jsonl`: one org's captures of one
@@ -50,14 +50,17 @@ export function segmentBytesOf(segment: Segment): {
   body: Buffer;
   places: { offset: number; size: number }[];
 } {
-  const envelopes = segment.calls.map((call) => captureEnvelope(call)!);
+  const parts: Buffer[] = [];
   const places: { offset: number; size: number }[] = [];
   let offset = 0;
-  for (const envelope of envelopes) {
-    places.push({ offset, size: envelope.length });
-    offset += envelope.length;
+  for (const call of segment.calls) {
+    const envelope = captureEnvelopeParts(call)!;
+    const size = sumOf(envelope, (part) => part.length);
+    parts.push(...envelope);
+    places.push({ offset, size });
+    offset += size;
   }
-  return { body: Buffer.concat(envelopes, offset), places };
+  return { body: Buffer.concat(parts, offset), places };
 }
 
 /** `items` in order, cut into runs of at most `cap` (by `sizeOf`); an item larger than `cap` goes alone. */
