@@ -1,22 +1,22 @@
 import type { CallEventWithBodies, CaptureBody } from "@gateway/contracts";
-import { jsonStringBytes } from "./json-string-bytes.ts";
+import { type BytePiece, joinPieces, jsonStringPieces } from "./json-string-bytes.ts";
 
 /**
  * The stored capture: one JSON object on one line. Bodies are the raw bytes as UTF-8 text, or
  * base64 with `*_body_encoding: "base64"` when they are not valid UTF-8. The bytes are those of
  * `JSON.stringify` of the envelope (fields in the order below), with the bodies escaped without
- * decoding them from UTF-8 (`jsonStringBytes`).
+ * decoding them from UTF-8 (`jsonStringPieces`).
  */
 export function captureEnvelope(call: CallEventWithBodies): Buffer | null {
   const parts = captureEnvelopeParts(call);
-  return parts && Buffer.concat(parts);
+  return parts && joinPieces(parts);
 }
 
 /**
  * The stored capture's bytes in the pieces they are made of, to be copied once into a segment
  * (joining each capture first copied every capture's bytes twice).
  */
-export function captureEnvelopeParts({ event, bodies }: CallEventWithBodies): Buffer[] | null {
+export function captureEnvelopeParts({ event, bodies }: CallEventWithBodies): BytePiece[] | null {
   const capture = event.capture;
   if (!capture || !bodies) return null;
   const head = {
@@ -60,11 +60,11 @@ export function captureEnvelopeParts({ event, bodies }: CallEventWithBodies): Bu
   const text = (value: string) => Buffer.from(value);
   return [
     text(`${JSON.stringify(head).slice(0, -1)},"request_body":"`),
-    bodyText(bodies.request),
+    ...bodyText(bodies.request),
     text(
       `","request_body_encoding":"${bodies.request.encoding}","response_headers":${JSON.stringify(capture.response_headers)},"response_body":"`,
     ),
-    bodyText(bodies.response),
+    ...bodyText(bodies.response),
     text(`","response_body_encoding":"${bodies.response.encoding}"${tailFields ? `,${tailFields}` : ""}}\n`),
   ];
 }
@@ -73,7 +73,8 @@ export function captureEnvelopeParts({ event, bodies }: CallEventWithBodies): Bu
  * A body as a JSON string's contents: a frame's UTF-8 escaped as bytes, or its base64 (nothing to
  * escape); a JSON event's text as `JSON.stringify` writes it, as before frames.
  */
-function bodyText(body: CaptureBody): Buffer {
-  if ("data" in body) return Buffer.from(JSON.stringify(body.data).slice(1, -1));
-  return body.encoding === "utf8" ? jsonStringBytes(body.bytes) : Buffer.from(body.bytes.toString("base64"));
+function bodyText(body: CaptureBody): BytePiece[] {
+  if ("data" in body) return [Buffer.from(JSON.stringify(body.data).slice(1, -1))];
+  // base64 is ASCII: its string is its bytes, written as Latin-1
+  return body.encoding === "utf8" ? jsonStringPieces(body.bytes) : [body.bytes.toString("base64")];
 }

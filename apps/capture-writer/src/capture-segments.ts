@@ -1,5 +1,6 @@
 import { type CallEventWithBodies, type CaptureBody, newId } from "@gateway/contracts";
 import { captureEnvelopeParts } from "./capture-envelope.ts";
+import { type BytePiece, joinPieces } from "./json-string-bytes.ts";
 
 /**
  * `captures/<org_id>/segments/<YYYY-MM-DD>/<segment_id>.jsonl`: one org's captures of one
@@ -50,7 +51,7 @@ export function segmentBytesOf(segment: Segment): {
   body: Buffer;
   places: { offset: number; size: number }[];
 } {
-  const parts: Buffer[] = [];
+  const parts: BytePiece[] = [];
   const places: { offset: number; size: number }[] = [];
   let offset = 0;
   for (const call of segment.calls) {
@@ -60,7 +61,7 @@ export function segmentBytesOf(segment: Segment): {
     places.push({ offset, size });
     offset += size;
   }
-  return { body: Buffer.concat(parts, offset), places };
+  return { body: joinPieces(parts), places };
 }
 
 /** `items` in order, cut into runs of at most `cap` (by `sizeOf`); an item larger than `cap` goes alone. */

@@ -17,16 +17,39 @@
  * characters, which a body of ~90 MB of control characters would pass.
  */
 export function jsonStringBytes(bytes: Buffer, pieceBytes = 16 * 1024 * 1024): Buffer {
-  if (bytes.length <= pieceBytes) return escapePiece(bytes);
-  const pieces: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += pieceBytes)
-    pieces.push(escapePiece(bytes.subarray(at, at + pieceBytes)));
-  return Buffer.concat(pieces);
+  const pieces = jsonStringPieces(bytes, pieceBytes);
+  const [only] = pieces;
+  return pieces.length === 1 && Buffer.isBuffer(only) ? only : joinPieces(pieces);
 }
 
-function escapePiece(bytes: Buffer): Buffer {
+/**
+ * Bytes to write, as they are made: a Buffer, or a string of one-byte characters (Latin-1) that
+ * is written as its bytes. An escaped body stays the string JSON.stringify made until it is
+ * written into the segment: turning it into a Buffer of its own first cost a copy and garbage.
+ */
+export type BytePiece = Buffer | string;
+
+/** `jsonStringBytes` as pieces to write (`joinPieces`), without joining them. */
+export function jsonStringPieces(bytes: Buffer, pieceBytes = 16 * 1024 * 1024): BytePiece[] {
+  if (bytes.length <= pieceBytes) return [escapePiece(bytes)];
+  const pieces: BytePiece[] = [];
+  for (let at = 0; at < bytes.length; at += pieceBytes)
+    pieces.push(escapePiece(bytes.subarray(at, at + pieceBytes)));
+  return pieces;
+}
+
+/** The pieces' bytes, one after the other, in one Buffer. */
+export function joinPieces(pieces: readonly BytePiece[]): Buffer {
+  const out = Buffer.allocUnsafe(pieces.reduce((total, piece) => total + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces)
+    at += typeof piece === "string" ? out.write(piece, at, "latin1") : piece.copy(out, at);
+  return out;
+}
+
+function escapePiece(bytes: Buffer): BytePiece {
   const quoted = JSON.stringify(bytes.toString("latin1"));
   // nothing escaped: the bytes as they are
   if (quoted.length === bytes.length + 2) return bytes;
-  return Buffer.from(quoted, "latin1").subarray(1, -1);
+  return quoted.slice(1, -1);
 }
