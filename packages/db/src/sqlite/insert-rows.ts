@@ -9,10 +9,11 @@ const byName = new Map<string, SQLiteTable>(
   Object.values(tables).flatMap((table) => (is(table, Table) ? [[getTableName(table), table] as const] : [])),
 );
 
-/** How rows of one table are inserted: the statement's text and each column's field and encoder. */
+/** How rows of one table are inserted: the statement's text, each column's field and encoder, and where the returned field sits. */
 interface InsertPlan {
   text: string;
   columns: { field: string; column: Column }[];
+  keyIndex: number;
 }
 
 // Made once per (table, returned field): the column list and the statement text were rebuilt for
@@ -25,11 +26,13 @@ function insertPlan(tableName: string, returning: string): InsertPlan {
   const table = byName.get(tableName);
   if (!table) throw new Error(`no SQLite table ${tableName}`);
   const columns = Object.entries(getTableColumns(table)).map(([field, column]) => ({ field, column }));
-  const key = columns.find((c) => c.field === returning)!.column.name;
+  // No `returning` clause: a row went in when the statement changed one, and its key is the value
+  // bound for it; building a result row per insert cost more than reading `changes`.
   const plan = {
     text: `insert into "${tableName}" (${columns.map((c) => `"${c.column.name}"`).join(", ")})
-     values (${columns.map(() => "?").join(", ")}) on conflict do nothing returning "${key}" as key`,
+     values (${columns.map(() => "?").join(", ")}) on conflict do nothing`,
     columns,
+    keyIndex: columns.findIndex((c) => c.field === returning),
   };
   plans.set(`${tableName}\0${returning}`, plan);
   return plan;
@@ -57,7 +60,7 @@ export async function insertSqliteRows<R extends object>(
   rows: R[],
   returning: string,
 ): Promise<string[]> {
-  const { text, columns } = insertPlan(tableName, returning);
+  const { text, columns, keyIndex } = insertPlan(tableName, returning);
   if (db.depth === 0) throw new Error("insertSqliteRows outside a transaction");
   const statement = db.connection.statement(text);
   const inserted: string[] = [];
@@ -67,8 +70,7 @@ export async function insertSqliteRows<R extends object>(
       const { field, column } = columns[i]!;
       values[i] = encoded(column, (row as Record<string, unknown>)[field]);
     }
-    const added = statement.get(...values) as { key: string } | undefined;
-    if (added) inserted.push(added.key);
+    if (statement.run(...values).changes > 0) inserted.push(values[keyIndex] as string);
   }
   return inserted;
 }
