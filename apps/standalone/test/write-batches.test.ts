@@ -33,11 +33,11 @@ describe("the standalone process's writes to SQLite", () => {
     });
     // the transaction of each row inserted, by table (0: none, a commit of its own)
     const inserts = new Map<string, number[]>();
-    const get = StatementSync.prototype.get;
-    vi.spyOn(StatementSync.prototype, "get").mockImplementation(function (this: StatementSync, ...params) {
+    const run = StatementSync.prototype.run;
+    vi.spyOn(StatementSync.prototype, "run").mockImplementation(function (this: StatementSync, ...params) {
       const table = /^insert into "(\w+)"/.exec(this.sourceSQL)?.[1];
       if (table) inserts.set(table, [...(inserts.get(table) ?? []), open ? transaction : 0]);
-      return get.apply(this, params);
+      return run.apply(this, params);
     });
 
     const { bus } = h.gateway.internals;
