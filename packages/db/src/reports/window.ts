@@ -1,7 +1,7 @@
 import type { ProviderLabel } from "@gateway/contracts";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
-import { countColumns, countSums } from "../costing/measures.ts";
+import { countColumns, countSums, type RollupTable, rollupTables } from "../costing/measures.ts";
 import { callsKeptSince } from "../retention/settings.ts";
 import { type SqlDialect, sqlFor } from "../sql-dialect.ts";
 import { queryRows, toCount } from "../sql-rows.ts";
@@ -81,12 +81,15 @@ export async function windowTotals<D extends WindowDim>(
   const parts = splitWindow(start, end, await callsKeptSince(db, projectId, new Date()));
   const rollupSums = sql.raw(countColumns.map((m) => `sum(r.${m}) as ${m}`).join(", "));
   // one select per range, each served by its table's index on (project, time)
-  const fromRollups = (table: string, period: SQL) => (range: TimeRange) =>
-    sql`
+  const fromRollups = (table: RollupTable) => (range: TimeRange) => {
+    const period = sql.raw(`r.${table.period}`);
+    return sql`
       select ${selectDims(dims, rollupDim(d, period))}, ${rollupSums}, ${d.costSums(sql`r.customer_cost_usd`)}
-      from ${sql.raw(table)} r
+      from ${sql.raw(table.name)} r
       where r.project_id = ${projectId} and ${inRange(d, period, range)}
       group by ${groupBy(dims)}`;
+  };
+  const [hourly, minutely] = rollupTables;
   const callDayStart = { ...callDim(d), day: d.periodOf(sql`c.received_at`, dayMs) };
   const fromCalls = (range: TimeRange) => sql`
       select ${selectDims(dims, callDayStart)}, ${countSums}, ${d.costSums(sql`c.customer_cost_usd`)}
@@ -94,25 +97,18 @@ export async function windowTotals<D extends WindowDim>(
       where c.project_id = ${projectId} and ${inRange(d, sql`c.received_at`, range)}
       group by ${groupBy(dims)}`;
   const selects = [
-    ...(parts.hours ? [parts.hours] : []).map(fromRollups("call_rollups_hourly", sql`r.hour`)),
-    ...parts.minutes.map(fromRollups("call_rollups_minutely", sql`r.minute`)),
+    ...(parts.hours ? [parts.hours] : []).map(fromRollups(hourly)),
+    ...parts.minutes.map(fromRollups(minutely)),
     ...parts.raw.map(fromCalls),
   ];
-  const outerDims =
-    dims.length === 0
-      ? sql`one_group`
-      : sql.join(
-          dims.map((d) => sql.identifier(d)),
-          sql`, `,
-        );
   const outerSums = sql.raw(countColumns.map((m) => `sum(${m}) as ${m}`).join(", "));
-  const outerKeys =
-    dims.length === 0
-      ? sql`one_group`
-      : sql.join(
-          dims.map((k) => (k === "day" ? sql`${d.dayOf(sql`day`)} as day` : sql.identifier(k))),
-          sql`, `,
-        );
+  const outer = (render: (dim: WindowDim) => SQL) =>
+    dims.length === 0 ? sql`one_group` : sql.join(dims.map(render), sql`, `);
+  const outerDims = outer((dim) => sql`${sql.identifier(dim)}`);
+  // the day leaves the parts as its start: formatted here, once per group
+  const outerKeys = outer((dim) =>
+    dim === "day" ? sql`${d.dayOf(sql`day`)} as day` : sql`${sql.identifier(dim)}`,
+  );
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`
