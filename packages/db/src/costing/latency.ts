@@ -21,6 +21,17 @@ const latencyBucket = sql.raw(
   `(case when v < 10 then v${floors.map((floor, i) => ` when v < ${floors[i + 1] ?? Number.MAX_SAFE_INTEGER} then ${floor}`).join("")} end)`,
 );
 
+/** `latencyBucket` in JavaScript, for a latency in whole milliseconds (`rollups-in-hand.ts`). */
+export function latencyBucketOf(ms: number): number {
+  if (ms < 10) return ms;
+  let floor = floors[0]!;
+  for (const next of floors) {
+    if (next > ms) break;
+    floor = next;
+  }
+  return floor;
+}
+
 /**
  * The calls matching `where` (over `calls c`) as histogram rows: one per period (the slice of
  * time `period` gives, in the column `starts_at`), workload, model, measure and bucket.

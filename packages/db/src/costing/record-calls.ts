@@ -8,6 +8,7 @@ import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
 import { addToLatency } from "./latency.ts";
 import { addToRollups, rollupTables } from "./measures.ts";
+import { addRowsToRollups } from "./rollups-in-hand.ts";
 
 export type CallInsert = typeof calls.$inferInsert;
 
@@ -40,22 +41,28 @@ export function receivedWithin(times: readonly Date[]): ReceivedWithin {
 
 /**
  * Inserts call rows, idempotent by request id, and adds exactly the rows it inserted to the
- * hourly and per-minute rollups and the latency histograms in the same transaction (one transaction per batch: never a commit per call).
+ * hourly and per-minute rollups and the latency histograms in the same transaction (one
+ * transaction per batch: never a commit per call), summed from the rows in hand (`rollups-in-hand.ts`).
  * Returns the ids that were new.
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const within = receivedWithin(rows.map((r) => r.receivedAt));
-  const record = () =>
-    inTransaction(db, async (tx) => {
-      const ids = await insertJsonRows(tx, calls, rows, "requestId");
-      if (ids.length === 0) return ids;
-      for (const table of rollupTables)
-        await queryRows(tx, addToRollups(sqlFor(tx), table, requestIdIn(tx, ids, within)));
-      await queryRows(tx, addToLatency(sqlFor(tx), requestIdIn(tx, ids, within)));
-      return ids;
-    });
+  const record = () => inTransaction(db, (tx) => insertCalls(tx, rows));
   return withDayPartitions(db, "calls", () => rows.map((r) => r.receivedAt), record);
+}
+
+/** `recordCalls`' work inside the caller's transaction: the rows, their rollups and histograms; the new ids. */
+export async function insertCalls(tx: Db, rows: CallInsert[]): Promise<string[]> {
+  const ids = await insertJsonRows(tx, calls, rows, "requestId");
+  await addRowsToRollups(tx, rowsInserted(rows, ids));
+  return ids;
+}
+
+/** The rows whose ids went in, each once: an id twice in a batch was inserted by its first row. */
+function rowsInserted(rows: CallInsert[], ids: string[]): CallInsert[] {
+  if (ids.length === rows.length) return rows;
+  const left = new Set(ids);
+  return rows.filter((row) => left.delete(row.requestId));
 }
 
 /** Ids of calls still waiting for costing (their job was lost, e.g. by a crash), oldest first. */

@@ -17,7 +17,8 @@ export interface TimeWindow {
   end: Date;
 }
 
-interface Totals {
+/** The count measures of a set of calls (`measures.ts`'s `countSums`). */
+export interface CountTotals {
   requests: number;
   errors: number;
   errors5xx: number;
@@ -28,6 +29,9 @@ interface Totals {
   cacheCreationInputTokens: number;
   outputTokens: number;
   pricedRequests: number;
+}
+
+interface Totals extends CountTotals {
   /** Exact decimal text of the summed customer cost of the priced calls. */
   customerCostUsd: string;
 }
