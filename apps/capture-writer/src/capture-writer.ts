@@ -2,6 +2,7 @@ import type { BlobStore } from "@gateway/blobstore";
 import type { EventBus } from "@gateway/bus";
 import {
   type CallEvent,
+  type CallEventWithBodies,
   callEventRequestId,
   callsTopic,
   type Logger,
@@ -64,20 +65,33 @@ export async function startCaptureWriter({
       topic: callsTopic,
       group: "capture-writer",
       async handle(batch) {
-        const segments = segmentsOf(readCallEventsWithBodies(batch, log), segmentBytes);
-        const rows: NewCaptureIndexRow[] = [];
-        for (const wave of packed(segments, (s) => s.bodyBytes, bodyBudget)) {
-          // A wave's segments are written side by side: one at a time, each write would wait a
-          // full turn of an event loop that is also serving traffic.
-          for (const written of await Promise.all(wave.map((segment) => writeSegment(blobs, segment))))
-            rows.push(...written);
-        }
-        await indexCaptures(db, rows);
+        const events = readCallEventsWithBodies(batch, log);
+        await indexCaptures(db, await writeCaptureSegments(blobs, events, segmentBytes));
       },
     },
     callEventRequestId,
   );
   return startCapturesRetention(db, blobs, log, retentionEveryMs);
+}
+
+/**
+ * Writes the captures among `calls` as segments (see `startCaptureWriter`) and returns their
+ * index rows, to be inserted once the segments are written. The all-in-one process inserts them
+ * with the batch's call rows.
+ */
+export async function writeCaptureSegments(
+  blobs: BlobStore,
+  calls: CallEventWithBodies[],
+  segmentBytes = bodyBudget,
+): Promise<NewCaptureIndexRow[]> {
+  const rows: NewCaptureIndexRow[] = [];
+  for (const wave of packed(segmentsOf(calls, segmentBytes), (s) => s.bodyBytes, bodyBudget)) {
+    // A wave's segments are written side by side: one at a time, each write would wait a full
+    // turn of an event loop that is also serving traffic.
+    for (const written of await Promise.all(wave.map((segment) => writeSegment(blobs, segment))))
+      rows.push(...written);
+  }
+  return rows;
 }
 
 async function writeSegment(blobs: BlobStore, segment: Segment): Promise<NewCaptureIndexRow[]> {

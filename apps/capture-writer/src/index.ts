@@ -1,2 +1,3 @@
 export * from "./capture-envelope.ts";
 export * from "./capture-writer.ts";
+export * from "./captures-retention.ts";

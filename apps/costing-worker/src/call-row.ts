@@ -1,11 +1,14 @@
 import type { CallEvent, UnpricedReason } from "@gateway/contracts";
 import type { CallInsert } from "@gateway/db";
 
+/** What a call row is made of: the event, its capture aside. */
+type CallFacts = Omit<CallEvent, "capture">;
+
 /**
  * Why a call without usage can never be priced, or `pricing_pending` when it has usage. Order
  * matters: the most specific cause wins.
  */
-function initialUnpricedReason(event: CallEvent): UnpricedReason {
+function initialUnpricedReason(event: CallFacts): UnpricedReason {
   if (event.endpoint === "count_tokens") return "not_billable";
   if (event.usage) return "pricing_pending";
   if (event.status >= 400 || event.error) return "error_response";
@@ -16,7 +19,7 @@ function initialUnpricedReason(event: CallEvent): UnpricedReason {
 }
 
 /** The call row for one event. Pricing fills in later; until then the call is `unpriced`. */
-export function callRow(event: CallEvent): CallInsert {
+export function callRow(event: CallFacts): CallInsert {
   const usage = event.usage;
   return {
     requestId: event.request_id,

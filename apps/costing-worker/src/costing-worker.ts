@@ -1,16 +1,21 @@
 import type { EventBus } from "@gateway/bus";
 import {
+  type CallEvent,
+  type CallEventWithBodies,
   callEventRequestId,
   callsTopic,
   keyUsageEventSchema,
   keyUsageTopic,
   type Logger,
   readCallEvents,
+  readCallEventsWithBodies,
 } from "@gateway/contracts";
 import {
   type Db,
+  type NewCaptureIndexRow,
   priceCallsById,
   receivedWithin,
+  recordCallBatch,
   recordCalls,
   recordKeyUses,
   repriceCallsFor,
@@ -36,6 +41,12 @@ export interface CostingWorkerDeps {
   lostJobSweepMs?: number;
   /** How often the retention job runs (`calls-retention.ts`); default an hour. */
   retentionEveryMs?: number;
+  /**
+   * The all-in-one process's: writes a batch's captures and returns their index rows, which go in
+   * with the batch's call rows, priced at once, in one transaction (`recordCallBatch`). Without
+   * it (the split deployment), the capture writer indexes captures on its own and pricing is a job.
+   */
+  storeCaptures?: (calls: CallEventWithBodies[]) => Promise<NewCaptureIndexRow[]>;
 }
 
 export interface CostingWorker {
@@ -54,6 +65,9 @@ export interface CostingWorker {
  * With `limits`, the spend pricing wrote is published for the budgets after each job, and every
  * budget's spend at start and every minute after (docs/limits.md "How spend is counted").
  * It runs the retention of call rows and rollups (`calls-retention.ts`).
+ * With `storeCaptures` (the all-in-one process) it also stores each batch's captures, and prices
+ * the new calls in the transaction that inserts them: no pricing job, and a call is never seen
+ * `pricing_pending`.
  */
 export async function startCostingWorker({
   db,
@@ -64,6 +78,7 @@ export async function startCostingWorker({
   limits,
   lostJobSweepMs = 60_000,
   retentionEveryMs = 3_600_000,
+  storeCaptures,
 }: CostingWorkerDeps): Promise<CostingWorker> {
   const spend = limits ? startSpendPublisher({ db, limits, log }) : null;
   jobs.process(costingJobs.priceCalls.name, async (payload) => {
@@ -87,19 +102,29 @@ export async function startCostingWorker({
   await subscribeTraced(
     bus,
     tracer,
-    "costing-worker price",
+    // the all-in-one's one consumer stores the call and its capture: a span of its own name
+    storeCaptures ? "costing-worker store" : "costing-worker price",
     {
       topic: callsTopic,
       group: "costing-worker",
       async handle(batch) {
+        if (storeCaptures) {
+          const read = readCallEventsWithBodies(batch, log);
+          if (read.length === 0) return;
+          const events = read.map((r) => r.event);
+          const { priced, within } = await recordCallBatch(db, {
+            captures: await storeCaptures(read),
+            calls: events.map(callRow),
+            keyUses: keyUsesOf(events),
+          });
+          if (priced.length > 0) await spend?.afterPricing(priced, within ?? undefined);
+          return;
+        }
         // (a call's capture is the capture writer's: its bodies are not even decoded here)
         const events = readCallEvents(batch, log, { capture: false });
         if (events.length === 0) return;
         await recordCalls(db, events.map(callRow));
-        await recordKeyUses(
-          db,
-          events.map((e) => ({ keyId: e.api_key_id, at: e.received_at })),
-        );
+        await recordKeyUses(db, keyUsesOf(events));
         // Every priceable call of the batch, not only the rows this delivery inserted: if enqueueing
         // failed after the insert committed, the redelivered batch must still get its job. Pricing
         // only moves calls that are pending, so a second job changes nothing.
@@ -150,3 +175,6 @@ export async function startCostingWorker({
     },
   };
 }
+
+const keyUsesOf = (events: Pick<CallEvent, "api_key_id" | "received_at">[]) =>
+  events.map((e) => ({ keyId: e.api_key_id, at: e.received_at }));

@@ -10,7 +10,7 @@ import {
   registerConsumerMetrics,
 } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
-import { startCaptureWriter } from "@gateway/capture-writer";
+import { startCapturesRetention, writeCaptureSegments } from "@gateway/capture-writer";
 import { callEventRequestId, type Logger } from "@gateway/contracts";
 import { buildServices, seedPricesAndQueueRepricing, startControlPlane } from "@gateway/control-plane";
 import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
@@ -196,8 +196,20 @@ async function startApps(
 
   const tracer = options.tracer ?? null;
   const retentionEveryMs = env.GATEWAY_RETENTION_EVERY_MS;
-  const captures = await startCaptureWriter({ db, blobs, bus, log, tracer, retentionEveryMs });
-  const costing = await startCostingWorker({ db, bus, jobs, log, tracer, limits, retentionEveryMs });
+  // One consumer stores each batch of calls: its captures' segments, then their index rows and the
+  // call rows, priced, in one transaction (what the split deployment's two consumers and a
+  // pricing job do in four).
+  const captures = startCapturesRetention(db, blobs, log, retentionEveryMs);
+  const costing = await startCostingWorker({
+    db,
+    bus,
+    jobs,
+    log,
+    tracer,
+    limits,
+    retentionEveryMs,
+    storeCaptures: (calls) => writeCaptureSegments(blobs, calls),
+  });
   if (metrics) {
     registerConsumerMetrics(metrics, bus);
     registerCostingMetrics(metrics, { db, jobs });

@@ -3,12 +3,18 @@ import type { Db } from "./client.ts";
 import { isSqlite } from "./dialect.ts";
 import { queryRows } from "./sql-rows.ts";
 
+/** A key was used at `at` (ISO 8601). */
+export interface KeyUse {
+  keyId: string;
+  at: string;
+}
+
 /**
  * Moves each key's `last_used_at` forward to its latest use among `uses`, never backwards (uses
  * arrive out of order and again on redelivery). One statement for the whole batch, the uses as one
  * JSON parameter, however many keys it names.
  */
-export async function recordKeyUses(db: Db, uses: { keyId: string; at: string }[]): Promise<void> {
+export async function recordKeyUses(db: Db, uses: KeyUse[]): Promise<void> {
   const latest = new Map<string, Date>();
   for (const use of uses) {
     const at = new Date(use.at);

@@ -1,0 +1,56 @@
+import type { NewCaptureIndexRow } from "../captures.ts";
+import type { Db } from "../client.ts";
+import { inTransaction } from "../dialect.ts";
+import { insertJsonRows } from "../json-rows.ts";
+import { type KeyUse, recordKeyUses } from "../key-use.ts";
+import { withDayPartitions } from "../retention/day-partitions.ts";
+import { captureIndex } from "../schema/index.ts";
+import { priceCallsById } from "./pricing.ts";
+import { type CallInsert, insertCalls, type ReceivedWithin, receivedWithin } from "./record-calls.ts";
+
+/** What one batch of call events leaves in the store. */
+export interface CallBatch {
+  calls: CallInsert[];
+  /** Index rows of the batch's captures, their bytes already written. */
+  captures: NewCaptureIndexRow[];
+  keyUses: KeyUse[];
+}
+
+/**
+ * A batch of call events stored in one transaction, as the all-in-one process stores them: the
+ * captures' index rows, the call rows with their rollups and histograms, the new calls with usage
+ * priced at once (a reader never sees them `pricing_pending`), and each key's last use. One commit
+ * per batch, where the split deployment's consumers make four (index, calls, key uses, pricing
+ * job). Idempotent by request id like its parts: a batch delivered again inserts, and so prices,
+ * nothing twice. Returns the calls it priced and when they were received, for the spend publisher.
+ */
+export async function recordCallBatch(
+  db: Db,
+  batch: CallBatch,
+): Promise<{ priced: string[]; within: ReceivedWithin | null }> {
+  const { calls, captures, keyUses } = batch;
+  const within = calls.length > 0 ? receivedWithin(calls.map((c) => c.receivedAt)) : null;
+  const store = () =>
+    inTransaction(db, async (tx) => {
+      if (captures.length > 0) await insertJsonRows(tx, captureIndex, captures, "requestId");
+      const priced = within ? await insertAndPrice(tx, calls, within) : [];
+      await recordKeyUses(tx, keyUses);
+      return { priced, within };
+    });
+  return withDayPartitions(
+    db,
+    "capture_index",
+    () => captures.map((c) => c.receivedAt),
+    () => withDayPartitions(db, "calls", () => calls.map((c) => c.receivedAt), store),
+  );
+}
+
+/** Inserts the calls and prices those of them that are new and have usage; their ids. */
+async function insertAndPrice(tx: Db, calls: CallInsert[], within: ReceivedWithin): Promise<string[]> {
+  const inserted = new Set(await insertCalls(tx, calls));
+  const toPrice = calls
+    .filter((c) => inserted.has(c.requestId) && c.unpricedReason === "pricing_pending")
+    .map((c) => c.requestId);
+  await priceCallsById(tx, toPrice, within);
+  return toPrice;
+}
