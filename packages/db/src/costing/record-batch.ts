@@ -5,7 +5,7 @@ import { insertJsonRows } from "../json-rows.ts";
 import { type KeyUse, recordKeyUses } from "../key-use.ts";
 import { withDayPartitions } from "../retention/day-partitions.ts";
 import { captureIndex } from "../schema/index.ts";
-import { priceCallsById } from "./pricing.ts";
+import { addToSpend, priceBeforeInsert } from "./price-at-insert.ts";
 import { type CallInsert, insertCalls, type ReceivedWithin, receivedWithin } from "./record-calls.ts";
 
 /** What one batch of call events leaves in the store. */
@@ -18,11 +18,12 @@ export interface CallBatch {
 
 /**
  * A batch of call events stored in one transaction, as the all-in-one process stores them: the
- * captures' index rows, the call rows with their rollups and histograms, the new calls with usage
- * priced at once (a reader never sees them `pricing_pending`), and each key's last use. One commit
- * per batch, where the split deployment's consumers make four (index, calls, key uses, pricing
- * job). Idempotent by request id like its parts: a batch delivered again inserts, and so prices,
- * nothing twice. Returns the calls it priced and when they were received, for the spend publisher.
+ * captures' index rows, the call rows priced before they go in (`priceBeforeInsert`: a reader
+ * never sees them `pricing_pending`) with their rollups and histograms, their spend, and each
+ * key's last use. One commit per batch, where the split deployment's consumers make four (index,
+ * calls, key uses, pricing job). Idempotent by request id like its parts: a batch delivered again
+ * inserts, and so adds to the sums, nothing twice. Returns the new calls that have a cost and when
+ * the batch's calls were received, for the spend publisher.
  */
 export async function recordCallBatch(
   db: Db,
@@ -33,9 +34,11 @@ export async function recordCallBatch(
   const store = () =>
     inTransaction(db, async (tx) => {
       if (captures.length > 0) await insertJsonRows(tx, captureIndex, captures, "requestId");
-      const priced = within ? await insertAndPrice(tx, calls, within) : [];
+      const inserted = await insertCalls(tx, await priceBeforeInsert(tx, calls, new Date()));
+      const costed = inserted.filter((c) => c.customerCostUsd != null);
+      await addToSpend(tx, costed);
       await recordKeyUses(tx, keyUses);
-      return { priced, within };
+      return { priced: costed.map((c) => c.requestId), within };
     });
   return withDayPartitions(
     db,
@@ -43,14 +46,4 @@ export async function recordCallBatch(
     () => captures.map((c) => c.receivedAt),
     () => withDayPartitions(db, "calls", () => calls.map((c) => c.receivedAt), store),
   );
-}
-
-/** Inserts the calls and prices those of them that are new and have usage; their ids. */
-async function insertAndPrice(tx: Db, calls: CallInsert[], within: ReceivedWithin): Promise<string[]> {
-  const inserted = new Set(await insertCalls(tx, calls));
-  const toPrice = calls
-    .filter((c) => inserted.has(c.requestId) && c.unpricedReason === "pricing_pending")
-    .map((c) => c.requestId);
-  await priceCallsById(tx, toPrice, within);
-  return toPrice;
 }

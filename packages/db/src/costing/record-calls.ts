@@ -47,15 +47,15 @@ export function receivedWithin(times: readonly Date[]): ReceivedWithin {
  */
 export async function recordCalls(db: Db, rows: CallInsert[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const record = () => inTransaction(db, (tx) => insertCalls(tx, rows));
+  const record = async () => (await inTransaction(db, (tx) => insertCalls(tx, rows))).map((r) => r.requestId);
   return withDayPartitions(db, "calls", () => rows.map((r) => r.receivedAt), record);
 }
 
-/** `recordCalls`' work inside the caller's transaction: the rows, their rollups and histograms; the new ids. */
-export async function insertCalls(tx: Db, rows: CallInsert[]): Promise<string[]> {
-  const ids = await insertJsonRows(tx, calls, rows, "requestId");
-  await addRowsToRollups(tx, rowsInserted(rows, ids));
-  return ids;
+/** `recordCalls`' work inside the caller's transaction: the rows, their rollups and histograms; the rows that were new. */
+export async function insertCalls(tx: Db, rows: CallInsert[]): Promise<CallInsert[]> {
+  const inserted = rowsInserted(rows, await insertJsonRows(tx, calls, rows, "requestId"));
+  await addRowsToRollups(tx, inserted);
+  return inserted;
 }
 
 /** The rows whose ids went in, each once: an id twice in a batch was inserted by its first row. */

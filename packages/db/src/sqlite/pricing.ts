@@ -1,13 +1,13 @@
 import type { SQLInputValue } from "node:sqlite";
 import { type SQL, sql } from "drizzle-orm";
+import { type CostInputs, costOf } from "../costing/cost-math.ts";
 import { modelKey, rollupPeriods, rollupTables } from "../costing/measures.ts";
-import { priceToPicoPerToken } from "../money.ts";
 import { sqlFor } from "../sql-dialect.ts";
 import { queryRows } from "../sql-rows.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
 
 /** A call `priceCalls` looks at, with the price row that covers it (null columns when none). */
-interface Target {
+interface Target extends CostInputs {
   request_id: string;
   project_id: string;
   /** The call's period in each rollup table (`hour`, `minute`). */
@@ -25,32 +25,7 @@ interface Target {
   old_status: string;
   old_reason: string | null;
   old_price_id: string | null;
-  input_tokens: number;
-  w5m: number | null;
-  w1h: number | null;
-  read: number | null;
-  output: number | null;
   price_id: string | null;
-  p_in: string | null;
-  p_w5m: string | null;
-  p_w1h: string | null;
-  p_read: string | null;
-  p_out: string | null;
-}
-
-/** tokens × price in pico-dollars; null when either is (SQL's null arithmetic, as on PostgreSQL). */
-const times = (tokens: number | null, price: string | null) =>
-  tokens === null || price === null ? null : BigInt(tokens) * priceToPicoPerToken(price);
-const plus = (...parts: (bigint | null)[]) =>
-  parts.some((p) => p === null) ? null : parts.reduce<bigint>((a, b) => a + b!, 0n);
-
-/** The cost of a target call under its price, in pico-dollars per category. */
-function costOf(t: Target) {
-  const uncached = times(t.input_tokens, t.p_in);
-  const write = plus(times(t.w5m, t.p_w5m), times(t.w1h, t.p_w1h));
-  const read = times(t.read, t.p_read);
-  const output = times(t.output, t.p_out);
-  return { uncached, write, read, output, total: plus(uncached, write, read, output) };
 }
 
 /**
