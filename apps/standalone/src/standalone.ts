@@ -10,10 +10,9 @@ import {
   registerConsumerMetrics,
 } from "@gateway/bus";
 import { type ConfigCache, createInProcessCache } from "@gateway/cache";
-import { startCapturesRetention, writeCaptureSegments } from "@gateway/capture-writer";
 import { callEventRequestId, type Logger } from "@gateway/contracts";
 import { buildServices, seedPricesAndQueueRepricing, startControlPlane } from "@gateway/control-plane";
-import { registerCostingMetrics, startCostingWorker } from "@gateway/costing-worker";
+import { registerCostingMetrics } from "@gateway/costing-worker";
 import { type Db, openDb, runMigrations, upgradeFromPglite } from "@gateway/db";
 import { createGateway, gatewayConfigFromEnv, isGatewayPath } from "@gateway/gateway";
 import { createInProcessQueue, type JobQueue } from "@gateway/jobs";
@@ -30,6 +29,7 @@ import {
   withMetricsRoute,
 } from "@gateway/runtime";
 import type { Tracer } from "@gateway/tracing";
+import { startCallStore } from "./call-store.ts";
 import type { StandaloneEnv } from "./env.ts";
 import { sweepCaptureFiles } from "./sweep-captures.ts";
 
@@ -198,20 +198,7 @@ async function startApps(
 
   const tracer = options.tracer ?? null;
   const retentionEveryMs = env.GATEWAY_RETENTION_EVERY_MS;
-  // One consumer stores each batch of calls: its captures' segments, then their index rows and the
-  // call rows, priced, in one transaction (what the split deployment's two consumers and a
-  // pricing job do in four).
-  const captures = startCapturesRetention(db, blobs, log, retentionEveryMs);
-  const costing = await startCostingWorker({
-    db,
-    bus,
-    jobs,
-    log,
-    tracer,
-    limits,
-    retentionEveryMs,
-    storeCaptures: (calls) => writeCaptureSegments(blobs, calls),
-  });
+  const calls = await startCallStore({ db, blobs, bus, jobs, log, tracer, limits, retentionEveryMs });
   if (metrics) {
     registerConsumerMetrics(metrics, bus);
     registerCostingMetrics(metrics, { db, jobs });
@@ -255,8 +242,7 @@ async function startApps(
       await bus.close();
       await jobs.idle();
       await jobs.close();
-      await costing.close();
-      await captures.close();
+      await calls.close();
       await gateway.close();
       await cache.close();
       await store.close();

@@ -121,28 +121,14 @@ function latencyRows(calls: CallInsert[]): (typeof callLatencyHourly.$inferInser
   const counts = new Map<string, typeof callLatencyHourly.$inferInsert>();
   const count = (c: CallInsert, spanHours: number, measure: "total" | "first_byte", ms: number) => {
     const startsAt = periodStart(c.receivedAt, spanHours * 3_600_000);
-    const row = {
-      projectId: noNul(c.projectId),
-      spanHours,
-      startsAt,
-      workloadId: noNul(c.workloadId),
-      model: modelOf(c),
-      measure,
-      bucketMs: latencyBucketOf(Math.floor(ms)),
-      calls: 0,
-    };
-    const key = [
-      row.projectId,
-      spanHours,
-      startsAt.getTime(),
-      row.workloadId,
-      row.model,
-      measure,
-      row.bucketMs,
-    ].join("\0");
-    const seen = counts.get(key) ?? row;
-    seen.calls += 1;
-    counts.set(key, seen);
+    const projectId = noNul(c.projectId);
+    const workloadId = noNul(c.workloadId);
+    const model = modelOf(c);
+    const bucketMs = latencyBucketOf(Math.floor(ms));
+    const key = [projectId, spanHours, startsAt.getTime(), workloadId, model, measure, bucketMs].join("\0");
+    const row = counts.get(key);
+    if (row) row.calls += 1;
+    else counts.set(key, { projectId, spanHours, startsAt, workloadId, model, measure, bucketMs, calls: 1 });
   };
   for (const c of calls)
     for (const span of latencySpans) {
