@@ -70,7 +70,11 @@ async function priceVersions(tx: Db, models: string[]) {
     .from(t.prices)
     .where(inArray(t.prices.model, models))
     .orderBy(desc(t.prices.effectiveFrom));
-  for (const row of rows) byModel.set(row.model, [...(byModel.get(row.model) ?? []), row]);
+  for (const row of rows) {
+    const versions = byModel.get(row.model);
+    if (versions) versions.push(row);
+    else byModel.set(row.model, [row]);
+  }
   return byModel;
 }
 
@@ -85,6 +89,7 @@ export async function addToSpend(tx: Db, rows: CallInsert[]): Promise<void> {
   >();
   for (const row of rows) {
     if (row.customerCostUsd == null) continue;
+    const pico = usdToPico(row.customerCostUsd);
     const day = row.receivedAt.toISOString().slice(0, 10);
     for (const [scope, id] of [
       ["api_key", row.apiKeyId],
@@ -94,7 +99,7 @@ export async function addToSpend(tx: Db, rows: CallInsert[]): Promise<void> {
       const scopeId = noNul(id);
       const key = `${scope}\0${scopeId}\0${day}\0${row.mode}`;
       const sum = sums.get(key) ?? { scope, scopeId, day, mode: noNul(row.mode), pico: 0n };
-      sum.pico += usdToPico(row.customerCostUsd);
+      sum.pico += pico;
       sums.set(key, sum);
     }
   }
