@@ -35,6 +35,8 @@ export interface Deployment {
    * within its timeout (from the gateways' logs; always 0 in process, where nothing is shared).
    */
   limitsFallbacks(): number;
+  /** Prints the tail of every app's output, for a failed test to show why. */
+  dumpLogs(): void;
   close(): Promise<void>;
 }
 
@@ -43,8 +45,6 @@ export interface SplitDeployment<E extends EngineSet = PlainEngines> extends Dep
   apps: Record<"controlPlane" | "gateway1" | "gateway2" | "captureWriter" | "costingWorker", AppProcess>;
   /** Where a consumer's probe listener answers (`/livez`, `/readyz`), from its own log line. */
   probeUrl(app: "captureWriter" | "costingWorker"): string;
-  /** Prints the tail of every app's output, for a failed test to show why. */
-  dumpLogs(): void;
   /** Starts the capture writer again after a test stopped it. */
   restartCaptureWriter(): Promise<void>;
   /** Starts gateway `n` again after a test stopped it: same port, same spool (and journal) dir. */
@@ -98,6 +98,7 @@ export async function startStandaloneDeployment({
     mocks,
     cp: controlPlaneClient(url, operatorToken),
     limitsFallbacks: () => 0,
+    dumpLogs: () => console.log(`---- ${app.name}\n${app.output().slice(-30_000)}`),
     async close() {
       await app.stop();
       await mocks.close();

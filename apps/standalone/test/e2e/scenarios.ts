@@ -54,9 +54,18 @@ async function direct(d: Deployment, path: "/v1/messages" | "/v1/chat/completion
 }
 
 /**
+ * How soon after its answer a call's capture must be listed. The split capture writer's fetch
+ * waits up to 1 s for fuller segments (GATEWAY_CAPTURE_FETCH_MAX_WAIT_MS), so a capture is
+ * listed ~1 s after its call at a trickle (the secured run's slowest: ~1.1 s). The rest is room
+ * for three brokers' JVMs, replication and five apps sharing CI's two cores: at 2 s one run in
+ * many missed it.
+ */
+const captureListedWithinMs = 3_000;
+
+/**
  * The scenarios every deployment must pass, registered into the caller's describe block:
- * BYO passthrough (JSON and SSE, both providers) on every gateway, captures listed within 2 s
- * with identical bytes, and a revoked key or deleted project refused by every gateway within 2 s.
+ * BYO passthrough (JSON and SSE, both providers) on every gateway, captures listed within 3 s
+ * (`captureListedWithinMs`) with identical bytes, and a revoked key or deleted project refused by every gateway within 2 s.
  */
 export function deploymentScenarios(get: () => Deployment, label: string): void {
   let org: TestOrg;
@@ -82,7 +91,7 @@ export function deploymentScenarios(get: () => Deployment, label: string): void 
     }
   });
 
-  it("lists each call's capture within 2 s, holding the exact bytes", async () => {
+  it("lists each call's capture within 3 s, holding the exact bytes", async () => {
     const d = get();
     const project = `/customer/v1/orgs/${org.orgId}/projects/${org.projectId}`;
     let slowest = 0;
@@ -90,11 +99,14 @@ export function deploymentScenarios(get: () => Deployment, label: string): void 
       for (const [path, body] of cases) {
         const reply = await gatewayCall(gateway, org.apiKey, path, body);
         const sent = Date.now();
-        await within(2_000, async () => {
+        await within(captureListedWithinMs, async () => {
           const list = await d.cp("GET", `${project}/captures?limit=50`, undefined, org.apiKey);
           return list.json?.captures?.some((c: { request_id: string }) => c.request_id === reply.requestId)
             ? true
             : undefined;
+        }).catch((error) => {
+          d.dumpLogs();
+          throw new Error(`${gateway}${path} stream=${body.stream}: capture not listed: ${error}`);
         });
         slowest = Math.max(slowest, Date.now() - sent);
         const envelope = await d.cp("GET", `${project}/captures/${reply.requestId}`, undefined, org.apiKey);
