@@ -1,25 +1,7 @@
-import { registerConsumerMetrics } from "@gateway/bus";
-import { consumerReadiness } from "@gateway/engines/consumer-readiness";
-import { runConsumerApp } from "@gateway/runtime/consumer-app";
-import { registerCostingMetrics } from "./costing-metrics.ts";
-import { startCostingWorker } from "./costing-worker.ts";
-import { costingWorkerDeps } from "./deps.ts";
-import { parseCostingWorkerEnv } from "./env.ts";
+import { loadDrizzleQuickly } from "@gateway/db/load-drizzle";
 
-// The costing worker as a process of its own: `pnpm --filter @gateway/costing-worker start`.
-await runConsumerApp({
-  name: "costing-worker",
-  parseEnv: parseCostingWorkerEnv,
-  async open(env, log, metrics) {
-    const { deps, close } = await costingWorkerDeps(env, log);
-    if (metrics) {
-      registerConsumerMetrics(metrics, deps.bus);
-      registerCostingMetrics(metrics, deps);
-    }
-    return {
-      readiness: consumerReadiness(deps.bus, deps.db),
-      start: (tracer) => startCostingWorker({ ...deps, tracer }),
-      close,
-    };
-  },
-});
+// The process: `pnpm start`, or `node src/main.ts`. Drizzle's modules loaded without Node's
+// per-file package.json lookups (load-drizzle.ts says why), then the app, imported only now so
+// that the hook is in place for it.
+loadDrizzleQuickly();
+await import("./run-process.ts");
