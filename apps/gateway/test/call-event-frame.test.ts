@@ -92,6 +92,48 @@ describe("a call event's frame", () => {
     expect(readCallEventWithBodies(torn)).toEqual(readCallEvent(torn, { capture: false }));
   });
 
+  it("reads a frame it built in this process as the frame's bytes read back, without parsing them", () => {
+    const kinds: CallEventBytes[] = [
+      event,
+      { ...event, arm_source: undefined },
+      captured,
+      { ...captured, capture: { ...captured.capture!, request_body: Buffer.alloc(0) } },
+      {
+        ...captured,
+        fallback_reason: undefined,
+        arm_source: null,
+        refused_by: { scope: "api_key", limit: "requests_per_minute" },
+        usage: {
+          input_tokens: 3,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+          cache_creation_5m_input_tokens: 0,
+          cache_creation_1h_input_tokens: 0,
+          output_tokens: 5,
+          raw: { prompt_tokens: 3, completion_tokens: 5 },
+        },
+        capture: {
+          ...captured.capture!,
+          response_frames: [
+            [0, 1.5],
+            [12, 3],
+          ],
+          response_body: request,
+        },
+      },
+    ];
+    for (const kind of kinds) {
+      const frame = encode(kind);
+      const built = readCallEventWithBodies(frame);
+      // a copy of the same bytes has no reading of its own: it is parsed and checked
+      const parsed = readCallEventWithBodies(Buffer.from(frame));
+      expect(built).toStrictEqual(parsed);
+      // the bodies are views of the frame itself, not copies
+      if ("bodies" in built && built.bodies && "bytes" in built.bodies.request)
+        expect(built.bodies.request.bytes.buffer).toBe(frame.buffer);
+    }
+  });
+
   it("reads the event as JSON too: what gateways published before frames", () => {
     const json = { ...event, capture: { ...read(encode(captured)).capture! } };
     expect(read(JSON.parse(JSON.stringify(json)))).toEqual(json);
