@@ -98,6 +98,7 @@ describe("a call event's frame", () => {
       { ...event, arm_source: undefined },
       captured,
       { ...captured, capture: { ...captured.capture!, request_body: Buffer.alloc(0) } },
+      { ...captured, capture: { ...captured.capture!, response_body_omitted_bytes: undefined } },
       {
         ...captured,
         fallback_reason: undefined,

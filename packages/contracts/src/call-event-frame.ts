@@ -27,14 +27,16 @@ const version = 1;
 const overheadBytes = 10;
 const noBody = Buffer.alloc(0);
 
-/** The event's JSON in the frame: its capture without the bodies (JSON leaves out `undefined`). */
-function metaJson(event: CallEventBytes): string {
-  const { capture } = event;
-  return JSON.stringify(
-    capture
-      ? { ...event, capture: { ...capture, request_body: undefined, response_body: undefined } }
-      : event,
-  );
+/** A call event's capture without its two bodies. */
+type CaptureMeta = Omit<CallCapture, "request_body" | "response_body">;
+
+/** A call event as its frame's JSON holds it: its capture (if any) without the bodies. */
+type EventMeta = Omit<CallEvent, "capture"> & { capture: CaptureMeta | null };
+
+function withoutBodies(event: CallEventBytes): EventMeta {
+  if (!event.capture) return { ...event, capture: null };
+  const { request_body: _request, response_body: _response, ...meta } = event.capture;
+  return { ...event, capture: meta };
 }
 
 /** An event about to be framed: the bytes its frame takes, and the frame (its JSON made once). */
@@ -45,7 +47,8 @@ export interface CallEventFrame {
 
 /** The event's frame (see the layout above), measured before it is built. */
 export function frameCallEvent(event: CallEventBytes): CallEventFrame {
-  const meta = metaJson(event);
+  const bare = withoutBodies(event);
+  const meta = JSON.stringify(bare);
   const metaBytes = Buffer.byteLength(meta);
   const request = event.capture?.request_body ?? noBody;
   const response = event.capture?.response_body ?? noBody;
@@ -62,25 +65,38 @@ export function frameCallEvent(event: CallEventBytes): CallEventFrame {
       const requestAt = at;
       at += request.copy(frame, at);
       response.copy(frame, at);
-      readings.set(frame, readingOf(event, frame.subarray(requestAt, at), frame.subarray(at)));
+      builtFrom.set(frame, { event: bare, requestAt, responseAt: at });
       return frame;
     },
   };
 }
 
 /**
- * What reading `frame` back gives, from the event it was built from: in the all-in-one process
- * the bus hands the consumer the very Buffer the gateway published, and its JSON need not be
- * parsed and checked again (they were ~6 % of that process's CPU under load). A frame that
- * crossed Kafka or was replayed from the journal is another Buffer, read and checked as ever.
- * `apps/gateway/test/call-event-frame.test.ts` holds the two readings equal. The bodies are the frame's own bytes, so
- * the reading keeps no copy of them alive.
+ * The event each frame encoded in this process was built from, and where its bodies start in it:
+ * in the all-in-one process the bus hands the consumer the very Buffer the gateway published, and
+ * its JSON need not be parsed and checked again (they were ~6 % of that process's CPU under
+ * load). A frame that crossed Kafka or was replayed from the journal is another Buffer, read and
+ * checked as ever. Kept as it is until a reader asks (`builtReading`): a split gateway's frames
+ * are never read in its process.
  */
-function readingOf(event: CallEventBytes, request: Buffer, response: Buffer): CallEventWithBodies {
-  if (!event.capture) return { event: { ...definedOnly(event), capture: null }, bodies: null };
-  const { request_body: _request, response_body: _response, ...meta } = event.capture;
+const builtFrom = new WeakMap<Buffer, { event: EventMeta; requestAt: number; responseAt: number }>();
+
+/**
+ * What reading a frame of `builtFrom` gives, from the event it was built from; undefined for any
+ * other Buffer. `apps/gateway/test/call-event-frame.test.ts` holds it equal to parsing the frame.
+ * The bodies are views of the frame, so the reading keeps no copy of them alive.
+ */
+function builtReading(frame: Buffer): CallEventWithBodies | undefined {
+  const built = builtFrom.get(frame);
+  if (!built) return undefined;
+  const { event, requestAt, responseAt } = built;
+  return readingOf(event, frame.subarray(requestAt, responseAt), frame.subarray(responseAt));
+}
+
+function readingOf(event: EventMeta, request: Buffer, response: Buffer): CallEventWithBodies {
+  if (!event.capture) return { event: definedOnly(event), bodies: null };
   return {
-    event: { ...definedOnly(event), capture: definedOnly(meta) },
+    event: { ...definedOnly(event), capture: definedOnly(event.capture) },
     bodies: {
       request: { encoding: encodedAs(request).encoding, bytes: request },
       response: { encoding: encodedAs(response).encoding, bytes: response },
@@ -168,7 +184,7 @@ export function readCallEvent(
   payload: unknown,
   options: ReadOptions = { capture: true },
 ): { event: CallEvent } | { problem: string } {
-  const read = Buffer.isBuffer(payload) && !options.capture ? readings.get(payload) : undefined;
+  const read = Buffer.isBuffer(payload) && !options.capture ? readingOfFrame(payload) : undefined;
   if (read) return "problem" in read ? read : { event: { ...read.event, capture: null } };
   let json: unknown;
   try {
@@ -189,15 +205,12 @@ export function readCallEvent(
  */
 export type CaptureBody = { encoding: RawBody["encoding"]; bytes: Buffer } | RawBody;
 
-/** A call event's capture without its two bodies. */
-type CaptureMeta = Omit<CallCapture, "request_body" | "response_body">;
-
 /**
  * A call event with its capture's bodies apart (null without a capture): a frame's as its bytes,
  * never made text (a coding agent's request is 100 KB of it).
  */
 export interface CallEventWithBodies {
-  event: Omit<CallEvent, "capture"> & { capture: CaptureMeta | null };
+  event: EventMeta;
   bodies: { request: CaptureBody; response: CaptureBody } | null;
 }
 
@@ -207,7 +220,7 @@ export function readCallEventWithBodies(payload: unknown): CallEventWithBodies |
     const read = readCallEvent(payload);
     return "event" in read ? apart(read.event) : read;
   }
-  const read = readings.get(payload) ?? readFrameWithBodies(payload);
+  const read = readingOfFrame(payload) ?? readFrameWithBodies(payload);
   readings.set(payload, read);
   return read;
 }
@@ -218,6 +231,11 @@ export function readCallEventWithBodies(payload: unknown): CallEventWithBodies |
  * capture) instead of parsing and checking the event a second time. Readers never change a reading.
  */
 const readings = new WeakMap<Buffer, CallEventWithBodies | { problem: string }>();
+
+/** A frame's reading already made, or made now from the event it was built from in this process. */
+function readingOfFrame(frame: Buffer): CallEventWithBodies | { problem: string } | undefined {
+  return readings.get(frame) ?? builtReading(frame);
+}
 
 function readFrameWithBodies(payload: Buffer): CallEventWithBodies | { problem: string } {
   let parts: ReturnType<typeof frameParts>;
