@@ -1,5 +1,6 @@
 export * from "./call-event.ts";
 export * from "./call-event-frame.ts";
+export * from "./call-event-read.ts";
 export * from "./control-plane-errors.ts";
 export * from "./headers.ts";
 export * from "./ids.ts";
