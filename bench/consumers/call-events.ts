@@ -11,7 +11,7 @@
  * agent's context: `BENCH_PROMPT_BYTES`), the last user turn is one of them, in turn.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import { newId } from "@gateway/contracts";
+import { type CallEventBytes, newId } from "@gateway/contracts";
 import { endpointSpecs, factsFromJsonBody, SseFactsTracker } from "@gateway/providers";
 import { type AnswerLimits, BodyRecorder } from "../../apps/gateway/src/body-recorder.ts";
 import { callEvent } from "../../apps/gateway/src/call-event.ts";
@@ -175,9 +175,9 @@ export function buildCallEvents(
   count: number,
   answerLimits: AnswerLimits,
   prompts: readonly string[] = [],
-): { requestId: string; frame: Buffer }[] {
+): { requestId: string; frame: Buffer; event: CallEventBytes }[] {
   const who = caller(org);
-  const events: { requestId: string; frame: Buffer }[] = [];
+  const events: { requestId: string; frame: Buffer; event: CallEventBytes }[] = [];
   for (let i = 0; i < count; i++) {
     const streamed = i % 2 === 0;
     const spec = streamed ? endpointSpecs.messages : endpointSpecs.chat_completions;
@@ -231,9 +231,9 @@ export function buildCallEvents(
     call.delivered = true;
     call.endedAt = call.startedAt + call.firstByteMs + 900 + randomInt(3000);
     if (!call.usage) throw new Error("a bench call event without usage: its answer was not read");
-    const { frame } = callEvent(call, answer, Number.POSITIVE_INFINITY);
+    const { frame, event } = callEvent(call, answer, Number.POSITIVE_INFINITY);
     answer.release();
-    events.push({ requestId: call.requestId, frame });
+    events.push({ requestId: call.requestId, frame, event });
   }
   return events;
 }

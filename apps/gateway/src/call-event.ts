@@ -1,5 +1,11 @@
 import type { EventBus } from "@gateway/bus";
-import { type CallEventBytes, callsTopic, frameCallEvent, type Logger } from "@gateway/contracts";
+import {
+  type CallEventBytes,
+  callsTopic,
+  frameCallEvent,
+  type Logger,
+  rememberFrame,
+} from "@gateway/contracts";
 import type { TraceHeaders } from "@gateway/tracing";
 import type { BodyRecorder } from "./body-recorder.ts";
 import type { CallObserver } from "./call-observer.ts";
@@ -17,7 +23,9 @@ export interface CallEventParts {
 export function callEventPublisher({ bus, log, traceHeaders }: CallEventParts): CallObserver {
   return {
     recorded(call, answer) {
-      const { frame, cut } = callEvent(call, answer, bus.maxEventBytes);
+      const { frame, cut, event } = callEvent(call, answer, bus.maxEventBytes);
+      // the subscribers of this process get this very Buffer: spare them parsing it back
+      if (bus.handsOverPayloads) rememberFrame(frame, event);
       if (cut)
         log.warn("call event over the bus's message limit: its capture's bodies were cut to fit", {
           request_id: call.requestId,
@@ -30,13 +38,14 @@ export function callEventPublisher({ bus, log, traceHeaders }: CallEventParts): 
 
 /**
  * The `gateway.calls.v1` event of a call that resolved to a workload, framed, and no larger than
- * `maxEventBytes`: a capture too large for the bus is cut to fit (`fitCapture`).
+ * `maxEventBytes`: a capture too large for the bus is cut to fit (`fitCapture`), and the event as
+ * framed.
  */
 export function callEvent(
   call: AuthenticatedCall,
   answer: BodyRecorder | null,
   maxEventBytes: number,
-): { frame: Buffer; cut: boolean } {
+): { frame: Buffer; cut: boolean; event: CallEventBytes } {
   const { caller } = call;
   const prepared = prepareRecord(call);
   const arm = armOf(call);
@@ -70,7 +79,7 @@ export function callEvent(
     capture: null,
   };
   const capture = call.capture;
-  if (!capture) return { frame: frameCallEvent(event).encode(), cut: false };
+  if (!capture) return { frame: frameCallEvent(event).encode(), cut: false, event };
   const parts = {
     requestHeaders: prepared.captureRequestHeaders ?? {},
     responseHeaders: capture.responseHeaders,
@@ -80,5 +89,5 @@ export function callEvent(
     answerOmitted: answer?.omitted ?? 0,
     answerTimeline: answer?.timeline ?? null,
   };
-  return fitCapture(event, parts, maxEventBytes);
+  return { ...fitCapture(event, parts, maxEventBytes), event };
 }

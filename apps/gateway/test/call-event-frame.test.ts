@@ -5,6 +5,7 @@ import {
   frameCallEvent,
   readCallEvent,
   readCallEventWithBodies,
+  rememberFrame,
 } from "@gateway/contracts";
 import { testCallEvent } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
@@ -92,7 +93,7 @@ describe("a call event's frame", () => {
     expect(readCallEventWithBodies(torn)).toEqual(readCallEvent(torn, { capture: false }));
   });
 
-  it("reads a frame it built in this process as the frame's bytes read back, without parsing them", () => {
+  it("reads a frame remembered as built in this process as its bytes read back, without parsing them", () => {
     const kinds: CallEventBytes[] = [
       event,
       { ...event, arm_source: undefined },
@@ -125,10 +126,14 @@ describe("a call event's frame", () => {
     ];
     for (const kind of kinds) {
       const frame = encode(kind);
+      rememberFrame(frame, kind);
       const built = readCallEventWithBodies(frame);
-      // a copy of the same bytes has no reading of its own: it is parsed and checked
+      // a copy of the same bytes was never remembered: it is parsed and checked
       const parsed = readCallEventWithBodies(Buffer.from(frame));
       expect(built).toStrictEqual(parsed);
+      // taken from the event it was built from, not parsed: the same tags object
+      expect("event" in built && built.event.tags).toBe(kind.tags);
+      expect("event" in parsed && parsed.event.tags).not.toBe(kind.tags);
       // the bodies are views of the frame itself, not copies
       if ("bodies" in built && built.bodies && "bytes" in built.bodies.request)
         expect(built.bodies.request.bytes.buffer).toBe(frame.buffer);

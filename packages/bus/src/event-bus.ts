@@ -35,6 +35,12 @@ export interface EventBus {
    */
   readonly maxEventBytes: number;
   /**
+   * True when the subscribers run in this process and get a binary payload as the very Buffer
+   * that was published (the embedded bus); false when it crosses a broker (Kafka). A publisher
+   * may then leave beside that Buffer what spares a subscriber re-reading it (`rememberFrame`).
+   */
+  readonly handsOverPayloads: boolean;
+  /**
    * Delivers the topic's events to `handle` in batches, shared among every subscriber of the
    * same `group`. A batch whose handler throws is delivered again; after 3 failures its events
    * are delivered one at a time, and an event that fails alone 8 times (backing off, about 50 s

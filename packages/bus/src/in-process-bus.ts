@@ -148,6 +148,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     publish,
     whenJournaled: (then) => (journal ? journal.whenWritten(then) : then()),
     maxEventBytes: Number.POSITIVE_INFINITY,
+    handsOverPayloads: true,
     replayJournal() {
       const leftover = options.journal?.leftover.splice(0) ?? [];
       let replayed = 0;

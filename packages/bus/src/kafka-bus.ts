@@ -145,6 +145,7 @@ export async function createKafkaBus(options: KafkaBusOptions): Promise<EventBus
     },
     whenJournaled: (then) => opened.journal.whenWritten(then),
     maxEventBytes: publisher.maxEventBytes,
+    handsOverPayloads: false,
     async subscribe({ topic, group, handle }) {
       await topics.ensure(named(topic));
       consumers.push(

@@ -46,8 +46,7 @@ export interface CallEventFrame {
 
 /** The event's frame (see the layout above), measured before it is built. */
 export function frameCallEvent(event: CallEventBytes): CallEventFrame {
-  const bare = withoutBodies(event);
-  const meta = JSON.stringify(bare);
+  const meta = JSON.stringify(withoutBodies(event));
   const metaBytes = Buffer.byteLength(meta);
   const request = event.capture?.request_body ?? noBody;
   const response = event.capture?.response_body ?? noBody;
@@ -61,24 +60,32 @@ export function frameCallEvent(event: CallEventBytes): CallEventFrame {
       frame.writeUInt32BE(metaBytes, 2);
       let at = 6 + frame.write(meta, 6, "utf8");
       at = frame.writeUInt32BE(request.length, at);
-      const requestAt = at;
       at += request.copy(frame, at);
       response.copy(frame, at);
-      builtFrom.set(frame, { event: bare, requestAt, responseAt: at });
       return frame;
     },
   };
 }
 
 /**
- * The event each frame encoded in this process was built from, and where its bodies start in it:
- * in the all-in-one process the bus hands the consumer the very Buffer the gateway published, and
- * its JSON need not be parsed and checked again (they were ~6 % of that process's CPU under
- * load). A frame that crossed Kafka or was replayed from the journal is another Buffer, read and
- * checked as ever. Kept as it is until a reader asks (`builtReading`): a split gateway's frames
- * are never read in its process.
+ * The event a frame of this process was built from, and where its bodies start in it
+ * (`rememberFrame`), until a reader of the process asks for its reading (`builtReading`).
  */
 const builtFrom = new WeakMap<Buffer, { event: EventMeta; requestAt: number; responseAt: number }>();
+
+/**
+ * Remembers what `frame` (`frameCallEvent(event).encode()`) was built from, for a bus that hands
+ * the very Buffer to a subscriber of this process (`EventBus.handsOverPayloads`): the all-in-one
+ * process's consumer then reads it without parsing and checking its JSON again (they were ~6 % of
+ * that process's CPU under load). A frame that crossed Kafka or was replayed from the journal is
+ * another Buffer, read and checked as ever. The event is kept without its bodies, which are in
+ * the frame.
+ */
+export function rememberFrame(frame: Buffer, event: CallEventBytes): void {
+  const requestAt = 6 + frame.readUInt32BE(2) + 4;
+  const responseAt = requestAt + frame.readUInt32BE(requestAt - 4);
+  builtFrom.set(frame, { event: withoutBodies(event), requestAt, responseAt });
+}
 
 /**
  * What reading a frame of `builtFrom` gives, from the event it was built from; undefined for any
