@@ -77,7 +77,8 @@ describe.skipIf(!secure)("the adapters on secured engines", () => {
     await bus.subscribe({ topic: "calls", group: "g", handle: async (batch) => void got.push(...batch) });
     bus.publish("calls", "k", { hello: run });
     await expect.poll(() => got, { timeout: 20_000 }).toEqual([{ hello: run }]);
-    expect(bus.stats().publishFailures).toBe(0);
+    // what the bus logged says why a send failed (one CI run had one, the event still consumed)
+    expect(bus.stats().publishFailures, warnings.join("\n")).toBe(0);
   });
 
   it.each([
