@@ -16,6 +16,8 @@ export interface BenchConfig {
   rounds: number;
   /** Adds `--cpu-prof` to the gateway process and summarises the profile at the end. */
   profile: boolean;
+  /** More node flags for the gateway's process (e.g. `--trace-gc`; its output lands in bench/.out/gateway.log). */
+  gatewayNodeFlags: string[];
   /**
    * How a load phase ends. "drain" (default): after a fixed number of requests, sized from the
    * warm-up's rate to last about the duration, so every request in flight completes. "abort":
@@ -112,6 +114,7 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     connections: Math.round(positiveNumber(env, "BENCH_CONNECTIONS", 50)),
     rounds: Math.round(positiveNumber(env, "BENCH_ROUNDS", 3)),
     profile: flag(env.BENCH_PROFILE),
+    gatewayNodeFlags: (env.BENCH_GATEWAY_NODE_FLAGS ?? "").split(" ").filter((f) => f !== ""),
     stop: stopMode(env.BENCH_STOP),
     quietWaitS: nonNegativeNumber(env, "BENCH_QUIET_WAIT_S", 10),
     settleMaxS: positiveNumber(env, "BENCH_SETTLE_MAX_S", 60),

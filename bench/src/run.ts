@@ -92,9 +92,12 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
     timeoutMs: startTimeoutMs,
   });
 
-  const profileFlags = config.profile
-    ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-name=gateway.cpuprofile"]
-    : [];
+  const profileFlags = [
+    ...(config.profile
+      ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, "--cpu-prof-name=gateway.cpuprofile"]
+      : []),
+    ...config.gatewayNodeFlags,
+  ];
   const gatewayTarget =
     config.gateway === "split"
       ? await startSplitGateway({
