@@ -1,7 +1,7 @@
 import { microsToUsd, usdToMicros } from "@gateway/contracts";
 import { sql } from "drizzle-orm";
 import { customType, integer } from "drizzle-orm/sqlite-core";
-import { picoToUsd, usdToPico } from "../../money.ts";
+import { picoNumberToUsd, picoToUsd, usdToPico, usdToPicoNumber } from "../../money.ts";
 
 /**
  * Column kinds of the SQLite schema that read and write the same JS values as their PostgreSQL
@@ -21,13 +21,15 @@ export const flag = (name: string) => integer(name, { mode: "boolean" });
 export const picoUsd = customType<{ data: string; driverData: number | bigint }>({
   dataType: () => "integer",
   toDriver(usd) {
+    const small = usdToPicoNumber(usd);
+    if (small !== null) return small;
     const pico = usdToPico(usd);
     // an integer beyond 2^53 is bound as a bigint, so it reaches the database exactly
     return pico <= BigInt(Number.MAX_SAFE_INTEGER) && pico >= -BigInt(Number.MAX_SAFE_INTEGER)
       ? Number(pico)
       : pico;
   },
-  fromDriver: (pico) => picoToUsd(BigInt(pico)),
+  fromDriver: (pico) => (typeof pico === "number" ? picoNumberToUsd(pico) : picoToUsd(BigInt(pico))),
 });
 
 /** A budget: an INTEGER of micro-dollars (budgets have at most 6 decimals), read as decimal text. */
