@@ -112,12 +112,12 @@ export async function startCostingWorker({
           const read = readCallEventsWithBodies(batch, log);
           if (read.length === 0) return;
           const events = read.map((r) => r.event);
-          const { priced, within } = await recordCallBatch(db, {
+          const { spentIn } = await recordCallBatch(db, {
             captures: await storeCaptures(read),
             calls: events.map(callRow),
             keyUses: keyUsesOf(events),
           });
-          if (priced.length > 0) await spend?.afterPricing(priced, within ?? undefined);
+          if (spentIn.length > 0) await spend?.afterSpending(spentIn);
           return;
         }
         // (a call's capture is the capture writer's: its bodies are not even decoded here)

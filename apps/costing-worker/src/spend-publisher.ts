@@ -18,6 +18,8 @@ export interface SpendPublisher {
    * read from the database, so a redelivered job publishes the same totals again. Never throws.
    */
   afterPricing(requestIds: readonly string[], within?: ReceivedWithin): Promise<void>;
+  /** The same for scopes known without reading the calls (the all-in-one's batch, priced as stored). */
+  afterSpending(scopes: readonly SpendScope[]): Promise<void>;
   /** The totals of every scope with a budget. Never throws. */
   publishBudgets(): Promise<void>;
   /** Stops the republishing and waits for a publish under way. */
@@ -49,18 +51,21 @@ export function startSpendPublisher(
     return queue;
   };
 
+  const publishScopes = (spentIn: () => Promise<readonly SpendScope[]>) =>
+    inTurn(async () => {
+      const scopes = pending;
+      pending = new Map();
+      try {
+        for (const s of await spentIn()) scopes.set(scopeKey(s), s);
+        await limits.publishSpend(await spendTotals(db, [...scopes.values()], new Date()));
+      } catch (error) {
+        failed("priced calls", scopes.values(), error);
+      }
+    });
+
   const publisher: SpendPublisher = {
-    afterPricing: (requestIds, within) =>
-      inTurn(async () => {
-        const scopes = pending;
-        pending = new Map();
-        try {
-          for (const s of await scopesOfCalls(db, requestIds, within)) scopes.set(scopeKey(s), s);
-          await limits.publishSpend(await spendTotals(db, [...scopes.values()], new Date()));
-        } catch (error) {
-          failed("priced calls", scopes.values(), error);
-        }
-      }),
+    afterPricing: (requestIds, within) => publishScopes(() => scopesOfCalls(db, requestIds, within)),
+    afterSpending: (spentIn) => publishScopes(async () => spentIn),
     publishBudgets: () =>
       inTurn(async () => {
         try {

@@ -9,6 +9,8 @@ import {
   queryRows,
   recordCallBatch,
   recordCalls,
+  type SpendScope,
+  scopesOfCalls,
 } from "../src/index.ts";
 import { openTestDb, testStores } from "../src/testing/index.ts";
 
@@ -127,10 +129,19 @@ describe.each(testStores())("pricing at insert on %s", (store) => {
 
   it("leaves what inserting and then pricing leaves, and a batch again changes nothing", async () => {
     const rows = calls();
+    const stored = new Set<string>();
+    const byScope = (a: SpendScope, b: SpendScope) =>
+      a.scope.localeCompare(b.scope) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
     for (const part of [rows.slice(0, 150), rows.slice(100)]) {
       const ids = await recordCalls(byJob.db, part);
       await priceCallsById(byJob.db, ids);
-      await recordCallBatch(atInsert.db, { calls: part, captures: [], keyUses: [] });
+      const { spentIn } = await recordCallBatch(atInsert.db, { calls: part, captures: [], keyUses: [] });
+      // the scopes the batch's new costs went to: those the split deployment reads back by id
+      const costed = (await outcome(atInsert)).calls.filter((c) => c.customer_cost_usd_text !== null);
+      const newlyCosted = costed.map((c) => String(c.request_id)).filter((id) => !stored.has(id));
+      for (const c of part) stored.add(c.requestId);
+      expect(newlyCosted.length).toBeGreaterThan(10);
+      expect(spentIn.toSorted(byScope)).toEqual(await scopesOfCalls(atInsert.db, newlyCosted));
     }
     const expected = await outcome(byJob);
     expect(expected.calls.filter((c) => c.pricing_status === "priced").length).toBeGreaterThan(60);

@@ -6,7 +6,8 @@ import { type KeyUse, recordKeyUses } from "../key-use.ts";
 import { withDayPartitions } from "../retention/day-partitions.ts";
 import { captureIndex } from "../schema/index.ts";
 import { addToSpend, priceBeforeInsert } from "./price-at-insert.ts";
-import { type CallInsert, insertCalls, type ReceivedWithin, receivedWithin } from "./record-calls.ts";
+import { type CallInsert, insertCalls } from "./record-calls.ts";
+import { type SpendScope, scopesOfRows } from "./spend-totals.ts";
 
 /** What one batch of call events leaves in the store. */
 export interface CallBatch {
@@ -22,15 +23,11 @@ export interface CallBatch {
  * never sees them `pricing_pending`) with their rollups and histograms, their spend, and each
  * key's last use. One commit per batch, where the split deployment's consumers make four (index,
  * calls, key uses, pricing job). Idempotent by request id like its parts: a batch delivered again
- * inserts, and so adds to the sums, nothing twice. Returns the new calls that have a cost and when
- * the batch's calls were received, for the spend publisher.
+ * inserts, and so adds to the sums, nothing twice. Returns the scopes (keys, projects, workloads)
+ * whose spend the batch's new costs changed, for the spend publisher.
  */
-export async function recordCallBatch(
-  db: Db,
-  batch: CallBatch,
-): Promise<{ priced: string[]; within: ReceivedWithin | null }> {
+export async function recordCallBatch(db: Db, batch: CallBatch): Promise<{ spentIn: SpendScope[] }> {
   const { calls, captures, keyUses } = batch;
-  const within = calls.length > 0 ? receivedWithin(calls.map((c) => c.receivedAt)) : null;
   const store = () =>
     inTransaction(db, async (tx) => {
       if (captures.length > 0) await insertJsonRows(tx, captureIndex, captures, "requestId");
@@ -38,7 +35,7 @@ export async function recordCallBatch(
       const costed = inserted.filter((c) => c.customerCostUsd != null);
       await addToSpend(tx, costed);
       await recordKeyUses(tx, keyUses);
-      return { priced: costed.map((c) => c.requestId), within };
+      return { spentIn: scopesOfRows(costed) };
     });
   return withDayPartitions(
     db,

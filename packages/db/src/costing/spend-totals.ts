@@ -8,7 +8,7 @@ import {
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { isSqlite } from "../dialect.ts";
-import { queryRows, toCount } from "../sql-rows.ts";
+import { noNul, queryRows, toCount } from "../sql-rows.ts";
 import { periodSpendSqlite } from "../sqlite/spend-totals.ts";
 import { type ReceivedWithin, requestIdIn } from "./record-calls.ts";
 
@@ -125,4 +125,21 @@ export async function scopesOfCalls(
         order by 1, 2`,
   );
   return rows.map((r) => ({ scope: r.scope, id: r.scope_id }));
+}
+
+/**
+ * `scopesOfCalls` of calls in hand, as the database stores their ids: the all-in-one process
+ * prices a batch as it inserts it and needs not read the scopes back.
+ */
+export function scopesOfRows(
+  calls: readonly { apiKeyId: string; projectId: string; workloadId: string }[],
+): SpendScope[] {
+  const scopes = new Map<string, SpendScope>();
+  const add = (scope: LimitScope, id: string) => scopes.set(`${scope}\0${id}`, { scope, id: noNul(id) });
+  for (const c of calls) {
+    add("api_key", c.apiKeyId);
+    add("project", c.projectId);
+    add("workload", c.workloadId);
+  }
+  return [...scopes.values()];
 }
