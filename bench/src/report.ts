@@ -14,7 +14,15 @@ import type { ProfileSummary, Share } from "./profile-summary.ts";
  */
 const goals = {
   split: { rps: 0.9, cpuPerRequest: 1.2, p99: 2, addedMs: 0.1, addedFirstByteMs: 0.2, memory: 1.3 },
-  standalone: { rps: 0.6, cpuPerRequest: 1.8, p99: 3, addedMs: 0.15, idleRssMb: 150, peakRssMb: 300 },
+  standalone: {
+    rps: 0.6,
+    cpuPerRequest: 1.8,
+    p99: 3,
+    addedMs: 0.15,
+    idleRssMb: 150,
+    peakRssMb: 300,
+    timesPortkey: 8,
+  },
 } as const;
 
 export interface RunInfo {
@@ -145,6 +153,7 @@ function verdictLines(
     }
     lines.push(line);
   }
+  if (!split) lines.push(...portkeyLines(measurements));
   if (split) {
     const memory = median(gateway.map((r) => r.memory));
     lines.push(
@@ -160,6 +169,29 @@ function verdictLines(
     );
   }
   return lines;
+}
+
+/**
+ * With Portkey in the run (`BENCH_PEERS=portkey`): the all-in-one's throughput over Portkey's in
+ * the same rounds, and what the target asks of it in the proxy's terms, since Portkey's own share
+ * of the proxy's throughput is what makes the target reachable or not.
+ */
+function portkeyLines(measurements: Measurement[]): string[] {
+  const goal = goals.standalone.timesPortkey;
+  const scenarios = [...new Set(measurements.filter((m) => m.target === "portkey").map((m) => m.scenario))];
+  return scenarios.map((scenario) => {
+    const rounds = measurements.filter((m) => m.scenario === scenario && m.target === "portkey");
+    const rpsOf = (target: TargetName, round: number) =>
+      measurements.find((m) => m.scenario === scenario && m.target === target && m.round === round)?.rps ??
+      Number.NaN;
+    const overPortkey = median(rounds.map((p) => rpsOf("gateway", p.round) / p.rps));
+    const portkeyOverProxy = median(rounds.map((p) => p.rps / rpsOf("proxy", p.round)));
+    return (
+      `- ${scenario}: throughput ${times(overPortkey)} Portkey's (target >= ${goal}x): ` +
+      `**${mark(overPortkey >= goal)}**; Portkey ran at ${times(portkeyOverProxy)} the proxy's, so the ` +
+      `target asks ${times(goal * portkeyOverProxy)} the proxy's`
+    );
+  });
 }
 
 export function failures(measurements: Measurement[], oneClient: OneClientMeasurement[]): number {
