@@ -52,6 +52,8 @@ export function usdToPicoNumber(usd: string): number | null {
   return negative && pico !== 0 ? -pico : pico;
 }
 
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** The shortest exact decimal text of pico-dollars ("0.0012", "3", "-1.5"), as PostgreSQL's `trim_scale` gives it. */
 export function picoToUsd(pico: bigint): string {
   if (pico <= maxSafe && pico >= -maxSafe) return picoNumberToUsd(Number(pico));
@@ -59,8 +61,6 @@ export function picoToUsd(pico: bigint): string {
   const abs = pico < 0n ? -pico : pico;
   return `${sign}${abs / picoPerUsd}${fractionText(String(abs % picoPerUsd))}`;
 }
-
-const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** `picoToUsd` of pico-dollars that are a whole Number within ±(2^53 - 1), without a BigInt: `%` and the division are exact there. */
 export function picoNumberToUsd(pico: number): string {
