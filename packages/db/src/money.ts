@@ -92,8 +92,9 @@ export function priceToPicoPerToken(usdPerMtok: string): bigint {
   const pico = usdToPico(usdPerMtok);
   if (pico % 1_000_000n !== 0n) throw new Error(`a price has at most 6 decimals: ${usdPerMtok}`);
   if (picoPerTokenOf.size >= 4096) picoPerTokenOf.clear();
-  picoPerTokenOf.set(usdPerMtok, pico / 1_000_000n);
-  return pico / 1_000_000n;
+  const perToken = pico / 1_000_000n;
+  picoPerTokenOf.set(usdPerMtok, perToken);
+  return perToken;
 }
 
 /**
