@@ -56,6 +56,12 @@ export interface BenchConfig {
    * The two against each other: what conversation affinity costs per request.
    */
   route: BenchRoute | null;
+  /**
+   * The mock's upstream ids: `fresh` (default), every answer its own, as a provider's; `repeated`,
+   * the same for the same request body (every "hello" call shares one pair), as the bench ran
+   * before 2026-11-29: the all-in-one's indexes on them then only append.
+   */
+  upstreamIds: "fresh" | "repeated";
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -80,6 +86,12 @@ function gatewayKind(raw: string | undefined): BenchConfig["gateway"] {
   if (raw === undefined || raw === "" || raw === "standalone") return "standalone";
   if (raw === "split") return "split";
   throw new Error(`BENCH_GATEWAY must be standalone or split, got ${raw}`);
+}
+
+function upstreamIds(raw: string | undefined): BenchConfig["upstreamIds"] {
+  if (raw === undefined || raw === "" || raw === "fresh") return "fresh";
+  if (raw === "repeated") return "repeated";
+  throw new Error(`BENCH_UPSTREAM_IDS must be fresh or repeated, got ${raw}`);
 }
 
 function peerList(raw: string | undefined): PeerName[] {
@@ -124,5 +136,6 @@ export function readConfig(env: NodeJS.ProcessEnv): BenchConfig {
     oneClientRequests: Math.round(nonNegativeNumber(env, "BENCH_ONE_CLIENT", 1000)),
     promptBytes: Math.round(nonNegativeNumber(env, "BENCH_PROMPT_BYTES", 0)),
     route,
+    upstreamIds: upstreamIds(env.BENCH_UPSTREAM_IDS),
   };
 }

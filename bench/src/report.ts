@@ -243,7 +243,7 @@ export function renderReport(
       (config.stop === "drain"
         ? "Each phase ends after a request count sized to last the duration, so no response is cut off. "
         : "Each phase ends at the duration, closing connections mid-response. ") +
-      "Upstream: testkit mock provider B. " +
+      `Upstream: testkit mock provider B, ${config.upstreamIds === "fresh" ? "every answer with ids of its own (as a provider's)" : "the same ids for the same request (BENCH_UPSTREAM_IDS=repeated)"}. ` +
       (config.promptBytes > 0
         ? `Prompt: ${config.promptBytes} bytes of the repository's own source and docs (BENCH_PROMPT_BYTES), up to 32 prompts that share no text, sent in turn. `
         : 'Prompt: "hello". ') +

@@ -72,7 +72,12 @@ async function startTargets(config: ReturnType<typeof readConfig>) {
   const core = config.pin ? pinnedCores.target : undefined;
   const mock = await startChild({
     name: "mock",
-    args: [...node, "packages/testkit/src/bin/mock-providers.ts", "--no-record"],
+    args: [
+      ...node,
+      "packages/testkit/src/bin/mock-providers.ts",
+      "--no-record",
+      ...(config.upstreamIds === "fresh" ? ["--fresh-ids"] : []),
+    ],
     env: process.env,
     cwd: rootDir,
     logPath: join(outDir, "mock.log"),

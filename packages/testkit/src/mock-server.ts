@@ -11,6 +11,8 @@ export interface MockRequest {
   headers: http.IncomingHttpHeaders;
   body: Buffer;
   faults: Faults;
+  /** Joins the body in the answer's seed: empty, or this request's number with `freshIds`. */
+  seedSalt: string;
 }
 
 /** Builds the whole response for a request; transport faults are applied afterwards by `deliver`. */
@@ -34,6 +36,7 @@ export async function startMockServer(
 ): Promise<MockProvider> {
   const requests: RecordedRequest[] = [];
   const record = opts.record ?? true;
+  let served = 0;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const target = req.url ?? "/";
@@ -69,6 +72,7 @@ export async function startMockServer(
       headers: req.headers,
       body,
       faults,
+      seedSalt: opts.freshIds ? ` #${served++}` : "",
     });
     await deliver(
       {

@@ -29,4 +29,11 @@ export interface MockProviderOptions {
    * always fails (a routed deployment that is down) beside one that works.
    */
   forcedFaults?: Partial<Faults>;
+  /**
+   * Draw every answer from a seed of its own (the body and a count of the requests served), so
+   * that no two answers share an id, as a provider's never do. Off (the default), identical
+   * requests get identical answers; a benchmark turns it on so that the ids a gateway stores
+   * and indexes are as varied as in real traffic.
+   */
+  freshIds?: boolean;
 }

@@ -49,6 +49,26 @@ describe("mock-providers CLI", () => {
     expect(await done).toEqual([0, null]);
   });
 
+  it("gives identical requests ids of their own with --fresh-ids", async () => {
+    const { child, urls } = await startCli(["--no-record", "--fresh-ids"]);
+    const body = JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 16,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    const answers = [];
+    for (let i = 0; i < 2; i++)
+      answers.push(await rawRequest(urls.providerA ?? "", "/v1/messages", { headers: A_HEADERS, body }));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const ids = answers.map((a) => (JSON.parse(a.body.toString("utf8")) as { id: string }).id);
+    expect(ids[0]).toMatch(/^msg_/);
+    expect(ids[1]).not.toBe(ids[0]);
+    expect(answers[1]!.headers["request-id"]).not.toBe(answers[0]!.headers["request-id"]);
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    expect(await exited).toEqual([0, null]);
+  });
+
   it("fails with exit code 1 on a bad flag", async () => {
     const child = spawn(process.execPath, [CLI, "--port-a", "nope"], { stdio: "ignore" });
     const [code] = await once(child, "exit");

@@ -226,6 +226,24 @@ describe("provider B: determinism", () => {
       expect(second.headers["x-request-id"]).toBe(first.headers["x-request-id"]);
     }
   });
+
+  it("with freshIds, answers identical requests with ids of their own, as a provider does", async () => {
+    const fresh = await startMockProviderB({ record: false, freshIds: true });
+    try {
+      const body = JSON.stringify(chatParams);
+      const answers = [];
+      for (let i = 0; i < 3; i++)
+        answers.push(await rawRequest(fresh.url, "/v1/chat/completions", { headers: B_HEADERS, body }));
+      const completions = answers.map(
+        (a) => JSON.parse(a.body.toString("utf8")) as { id: string; object: string },
+      );
+      expect(completions.map((c) => c.object)).toEqual(Array(3).fill("chat.completion"));
+      expect(new Set(completions.map((c) => c.id)).size).toBe(3);
+      expect(new Set(answers.map((a) => a.headers["x-request-id"])).size).toBe(3);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
 
 describe("provider B: errors", () => {

@@ -1,6 +1,6 @@
 /**
  * Starts both provider mocks and prints their base URLs as one JSON line, e.g. for a benchmark:
- *   node packages/testkit/src/bin/mock-providers.ts [--port-a N] [--port-b N] [--no-record]
+ *   node packages/testkit/src/bin/mock-providers.ts [--port-a N] [--port-b N] [--no-record] [--fresh-ids]
  * Runs until SIGTERM or SIGINT.
  */
 import { parseArgs } from "node:util";
@@ -24,16 +24,18 @@ async function main(): Promise<void> {
       "port-b": { type: "string" },
       // `--no-record`: long benchmark runs would otherwise keep every request body in memory.
       record: { type: "boolean", default: true },
+      // `--fresh-ids`: no two answers share an id, as in real traffic (`MockProviderOptions.freshIds`).
+      "fresh-ids": { type: "boolean", default: false },
     },
     allowNegative: true,
     strict: true,
   });
-  const record = values.record;
+  const options = { record: values.record, freshIds: values["fresh-ids"] };
   const started: MockProvider[] = [];
   const closeAll = () => Promise.all(started.map((provider) => provider.close()));
   try {
-    started.push(await startMockProviderA({ port: port(values["port-a"], "--port-a"), record }));
-    started.push(await startMockProviderB({ port: port(values["port-b"], "--port-b"), record }));
+    started.push(await startMockProviderA({ port: port(values["port-a"], "--port-a"), ...options }));
+    started.push(await startMockProviderB({ port: port(values["port-b"], "--port-b"), ...options }));
   } catch (error) {
     await closeAll();
     throw error;

@@ -33,8 +33,9 @@ function hasCredentials(headers: IncomingHttpHeaders): boolean {
 function respond(request: MockRequest): Reply {
   const { body, headers, faults } = request;
   const route = routeOf(request.method, request.pathname);
-  // Ids depend on the route and the exact body bytes only, so a proxied request gets identical output.
-  const seed = seedFrom(`provider-a ${route ?? request.pathname}`, body);
+  // Ids depend on the route and the exact body bytes only (unless `freshIds`), so a proxied request
+  // gets identical output.
+  const seed = seedFrom(`provider-a ${route ?? request.pathname}${request.seedSalt}`, body);
   const requestId = `req_011C${seed.base62("request-id", 20)}`;
 
   if (faults.status !== undefined) return injectedErrorReply(faults.status, modelOf(body), requestId);

@@ -95,8 +95,9 @@ function invalidUrl(method: string, pathname: string, headers: OutgoingHttpHeade
 
 function respond(request: MockRequest): Reply {
   const { method, pathname, body, faults } = request;
-  // Ids depend on the path and the exact body bytes only, so a proxied request gets identical output.
-  const seed = seedFrom(`provider-b ${pathname}`, body);
+  // Ids depend on the path and the exact body bytes only (unless `freshIds`), so a proxied request
+  // gets identical output.
+  const seed = seedFrom(`provider-b ${pathname}${request.seedSalt}`, body);
   const headers = baseHeaders(seed);
 
   if (faults.status !== undefined) return injectedErrorReply(faults.status, modelOf(body), headers);
