@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
+import { renderProfile } from "../src/profile-report.ts";
 import type { ProfileSummary } from "../src/profile-summary.ts";
-import { renderProfile } from "../src/report.ts";
 import { type App, capturing, eventsPerRound, promptBytes, rounds, selected } from "./consumer-settings.ts";
 import type { Measurement } from "./drain-round.ts";
 import { median, table } from "./report-tables.ts";
