@@ -14,7 +14,7 @@
 #
 # Environment:
 #   PG_DATA_DIR   data directory (default <repo>/.tools/pg)
-#   PG_PORT       TCP port on 127.0.0.1 (default 55432)
+#   PG_PORT       TCP port on 127.0.0.1 (default 25432)
 #   PG_DATABASE   database created on start (default gateway)
 #   PG_TLS_DIR    a folder with ca.crt, server.crt and server.key (infra/secure/ca.sh): TLS on,
 #                 set when the cluster is made (initdb); then also PG_PASSWORD (the postgres
@@ -24,7 +24,7 @@ set -euo pipefail
 ENGINE=postgres
 # shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-PG_PORT="${PG_PORT:-55432}"
+PG_PORT="${PG_PORT:-25432}"
 PG_DATABASE="${PG_DATABASE:-gateway}"
 PG_HOST=127.0.0.1
 PG_USER=postgres

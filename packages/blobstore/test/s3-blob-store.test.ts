@@ -12,7 +12,7 @@ describe.skipIf(!engines)("S3 blob store on the local S3 server (GATEWAY_TEST_EN
       bucket: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
       prefix: `test-${randomBytes(4).toString("hex")}/`,
       region: process.env.GATEWAY_S3_REGION ?? "us-east-1",
-      endpoint: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:59000",
+      endpoint: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:29000",
       forcePathStyle: true,
       credentials: {
         accessKeyId: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",

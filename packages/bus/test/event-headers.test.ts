@@ -15,7 +15,7 @@ import { busWithoutBroker } from "./support/bus-without-broker.ts";
 import { tempDirs } from "./support/spool-dirs.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
+const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092"];
 const tempDir = tempDirs("event-headers-");
 
 const traceparent = (n: number) =>

@@ -12,7 +12,7 @@ import { spooledRecords, tempDirs } from "./support/spool-dirs.ts";
 
 const { CompressionCodecs, CompressionTypes } = kafkajs;
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
+const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092"];
 const tempDir = tempDirs("kafka-bus-");
 
 describe("kafka bus without a broker", () => {

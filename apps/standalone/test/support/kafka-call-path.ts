@@ -24,7 +24,7 @@ import type { Tracer } from "@gateway/tracing";
 import { expect } from "vitest";
 import { parseEnv } from "../../src/env.ts";
 
-const kafkaBrokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:59092"];
+const kafkaBrokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092"];
 
 type KafkaBusOptions = Parameters<typeof createKafkaBus>[0];
 
