@@ -7,7 +7,7 @@ import { callsTopic, silentLogger } from "@gateway/contracts";
 import { openDb, runMigrations } from "@gateway/db";
 import { captureIndexRows, freshPostgresDatabase } from "@gateway/db/testing";
 import { openKafkaBus } from "@gateway/engines/kafka";
-import { eventually, testCallEvent } from "@gateway/testkit";
+import { eventually, localEngines, testCallEvent } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import { startCaptureWriter } from "../src/capture-writer.ts";
 import { captureWriterDeps } from "../src/deps.ts";
@@ -41,14 +41,14 @@ describe.skipIf(!engines || !postgresUrl)(
       await runMigrations(migrated);
       await migrated.close();
       const env = parseCaptureWriterEnv({
-        GATEWAY_KAFKA_BROKERS: process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092",
+        GATEWAY_KAFKA_BROKERS: localEngines().kafkaBrokers,
         GATEWAY_KAFKA_PARTITIONS: "1",
         GATEWAY_KAFKA_NAME_PREFIX: `test-fetch-${randomBytes(4).toString("hex")}.`,
         GATEWAY_SPOOL_DIR: join(dir, "writer"),
         GATEWAY_DATABASE_URL: database.config.url,
         GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
         GATEWAY_S3_PREFIX: `test-fetch-${randomBytes(4).toString("hex")}/`,
-        GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:29000",
+        GATEWAY_S3_ENDPOINT: localEngines().s3Url,
         GATEWAY_S3_FORCE_PATH_STYLE: "true",
         GATEWAY_S3_ACCESS_KEY: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",
         GATEWAY_S3_SECRET_KEY: process.env.GATEWAY_S3_SECRET_KEY ?? "gateway-dev-secret-key",

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { localEngines } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import { createS3BlobStore } from "../src/s3-blob-store.ts";
 
@@ -12,7 +13,7 @@ describe.skipIf(!engines)("S3 blob store on the local S3 server (GATEWAY_TEST_EN
       bucket: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
       prefix: `test-${randomBytes(4).toString("hex")}/`,
       region: process.env.GATEWAY_S3_REGION ?? "us-east-1",
-      endpoint: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:29000",
+      endpoint: localEngines().s3Url,
       forcePathStyle: true,
       credentials: {
         accessKeyId: process.env.GATEWAY_S3_ACCESS_KEY ?? "gateway-dev",

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { silentLogger } from "@gateway/contracts";
-import { eventually } from "@gateway/testkit";
+import { eventually, localEngines } from "@gateway/testkit";
 import { describe, expect, it } from "vitest";
 import {
   createInProcessBus,
@@ -15,7 +15,7 @@ import { busWithoutBroker } from "./support/bus-without-broker.ts";
 import { tempDirs } from "./support/spool-dirs.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092"];
+const brokers = [localEngines().kafkaBrokers];
 const tempDir = tempDirs("event-headers-");
 
 const traceparent = (n: number) =>

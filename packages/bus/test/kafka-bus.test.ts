@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import { silentLogger } from "@gateway/contracts";
-import { eventually } from "@gateway/testkit";
+import { eventually, localEngines } from "@gateway/testkit";
 import kafkajs, { Kafka, logLevel } from "kafkajs";
 import { describe, expect, it, vi } from "vitest";
 import { createKafkaBus, type KafkaBusOptions } from "../src/kafka.ts";
@@ -12,7 +12,7 @@ import { spooledRecords, tempDirs } from "./support/spool-dirs.ts";
 
 const { CompressionCodecs, CompressionTypes } = kafkajs;
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-const brokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092"];
+const brokers = [localEngines().kafkaBrokers];
 const tempDir = tempDirs("kafka-bus-");
 
 describe("kafka bus without a broker", () => {

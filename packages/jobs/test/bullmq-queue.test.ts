@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type Logger, silentLogger } from "@gateway/contracts";
+import { localEngines } from "@gateway/testkit";
 import { Queue } from "bullmq";
 import { describe, expect, it } from "vitest";
 import { createBullmqQueue, deadLetterQueueName } from "../src/bullmq-queue.ts";
@@ -7,7 +8,7 @@ import type { DeadLetter } from "../src/index.ts";
 import { addPriceJobs } from "./support/price-jobs.ts";
 
 const engines = process.env.GATEWAY_TEST_ENGINES === "1";
-const url = process.env.GATEWAY_TEST_REDIS_URL ?? "redis://127.0.0.1:27379";
+const url = localEngines().redisUrl;
 
 describe.skipIf(!engines)("BullMQ job queue on Redis (GATEWAY_TEST_ENGINES=1)", () => {
   it("runs jobs, retries failures with backoff, dead-letters what keeps failing, and dedupes by id", async () => {

@@ -14,6 +14,7 @@ export { eventually } from "./eventually.ts";
 /** @public testkit's API, for tests to name: what the mocks take as `forcedFaults` */
 export type { Faults } from "./faults.ts";
 export { freePort } from "./free-port.ts";
+export { localEngines } from "./local-engines.ts";
 /** @public testkit's API, for tests to name: one of `scrape(...).samples` */
 export type { PromSample } from "./prometheus-text.ts";
 export { type Scrape, scrape } from "./prometheus-text.ts";

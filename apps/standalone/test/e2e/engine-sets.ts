@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { freshPostgresDatabase } from "@gateway/db/testing";
-import { freePort } from "@gateway/testkit";
+import { freePort, localEngines } from "@gateway/testkit";
 import postgres from "postgres";
 import { infra } from "./processes.ts";
 
@@ -73,7 +73,7 @@ export async function sharedStores(run: string): Promise<EngineSet> {
     env: {
       GATEWAY_DATABASE_URL: pg.config.url,
       GATEWAY_DATABASE_POOL_SIZE: "5",
-      GATEWAY_S3_ENDPOINT: process.env.GATEWAY_TEST_S3_URL ?? "http://127.0.0.1:29000",
+      GATEWAY_S3_ENDPOINT: localEngines().s3Url,
       GATEWAY_S3_BUCKET: process.env.GATEWAY_S3_BUCKET ?? "gateway-captures",
       GATEWAY_S3_PREFIX: `e2e-${run}/`,
       GATEWAY_S3_REGION: process.env.GATEWAY_S3_REGION ?? "us-east-1",

@@ -19,12 +19,12 @@ import { type Db, openDb, runMigrations } from "@gateway/db";
 import { createGateway, type Gateway, gatewayConfigFromEnv } from "@gateway/gateway";
 import { createInProcessQueue } from "@gateway/jobs";
 import { createHttpServer } from "@gateway/runtime";
-import { type MockProviders, startMockProviders } from "@gateway/testkit";
+import { localEngines, type MockProviders, startMockProviders } from "@gateway/testkit";
 import type { Tracer } from "@gateway/tracing";
 import { expect } from "vitest";
 import { parseEnv } from "../../src/env.ts";
 
-const kafkaBrokers = [process.env.GATEWAY_TEST_KAFKA_BROKERS ?? "127.0.0.1:29092"];
+const kafkaBrokers = [localEngines().kafkaBrokers];
 
 type KafkaBusOptions = Parameters<typeof createKafkaBus>[0];
 
