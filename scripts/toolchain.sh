@@ -2,7 +2,7 @@
 # Source this file (do not execute it):   source scripts/toolchain.sh
 #
 # Makes the project's toolchain available in the current bash shell:
-#   * node >= 22.13: the `node` already on PATH if it is new enough, otherwise
+#   * node >= 22.16: the `node` already on PATH if it is new enough, otherwise
 #     Node from the npm registry package `node-linux-<arch>` (major
 #     $GATEWAY_NODE_VERSION, default 24), unpacked once into
 #     <repo>/.tools/node/bin/node and put first on PATH.
@@ -37,7 +37,8 @@ _gw_path_prepend() {
   export PATH
 }
 
-# _gw_node_ok BIN: true when BIN runs and is >= 22.13 (node:sqlite unflagged)
+# _gw_node_ok BIN: true when BIN runs and is >= 22.16 (node:sqlite unflagged, with FTS5: the
+# embedded store looks upstream ids up through it)
 _gw_node_ok() {
   local v major minor rest
   v="$("$1" --version 2>/dev/null)" || return 1
@@ -46,7 +47,7 @@ _gw_node_ok() {
   rest="${v#*.}"
   minor="${rest%%.*}"
   [[ "$major" =~ ^[0-9]+$ && "$minor" =~ ^[0-9]+$ ]] || return 1
-  ((major > 22 || (major == 22 && minor >= 13)))
+  ((major > 22 || (major == 22 && minor >= 16)))
 }
 
 _gw_fetch_node() {
@@ -61,7 +62,7 @@ _gw_fetch_node() {
   esac
   pkg="node-linux-$arch@$spec"
   if ! command -v npm >/dev/null 2>&1; then
-    _gw_log "need npm (any version) to download $pkg; install Debian's npm or a Node >= 22.13"
+    _gw_log "need npm (any version) to download $pkg; install Debian's npm or a Node >= 22.16"
     return 1
   fi
   mkdir -p "$tools" || return 1
@@ -81,7 +82,7 @@ _gw_fetch_node() {
   fi
   chmod 0755 "$tmp/package/bin/node"
   if ! _gw_node_ok "$tmp/package/bin/node"; then
-    _gw_log "downloaded node does not run or is older than 22.13"
+    _gw_log "downloaded node does not run or is older than 22.16"
     rm -rf "$tmp"
     return 1
   fi

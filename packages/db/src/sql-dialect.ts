@@ -1,7 +1,8 @@
-import { type AnyColumn, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { isSqlite } from "./dialect.ts";
 import { picoFromParts, picoToUsd } from "./money.ts";
+import type { calls as callsTable } from "./schema/calls.ts";
 import { toDecimalText } from "./sql-rows.ts";
 
 /**
@@ -37,6 +38,8 @@ export interface SqlDialect {
    * SQLite's pico-dollars as text, since past 2^53 ($9,007) node:sqlite reads no number.
    */
   exactMoney(column: AnyColumn): SQL<string | null>;
+  /** The org's calls whose upstream request id or upstream response id is `id`. */
+  withUpstreamId(calls: typeof callsTable, orgId: string, id: string): SQL;
 }
 
 /** A money column's own decoder (numeric text, or SQLite's pico-dollars to decimal text). */
@@ -59,6 +62,12 @@ const postgres: SqlDialect = {
   refusedScope: (column) => sql`split_part(${column}, '.', 1)`,
   refusedLimit: (column) => sql`split_part(${column}, '.', 2)`,
   exactMoney: (column) => sql`${column}`.mapWith(moneyOf(column)),
+  // the org in each arm: each id is then looked up by its own index
+  withUpstreamId: (calls, orgId, id) =>
+    or(
+      and(eq(calls.orgId, orgId), eq(calls.upstreamRequestId, id)),
+      and(eq(calls.orgId, orgId), eq(calls.upstreamResponseId, id)),
+    )!,
 };
 
 /**
@@ -81,6 +90,15 @@ const sqlite: SqlDialect = {
   refusedScope: (column) => sql`substr(${column}, 1, instr(${column}, '.') - 1)`,
   refusedLimit: (column) => sql`substr(${column}, instr(${column}, '.') + 1)`,
   exactMoney: (column) => sql`cast(${column} as text)`.mapWith(moneyOf(column)),
+  // Candidates from the upstream ids' FTS5 table (migration 0006, docs/decisions.md "Upstream ids
+  // on SQLite"), then the exact id: its terms fold ASCII case and split at whitespace. The id is
+  // one quoted phrase, its quotes doubled, so no character of it is query syntax.
+  withUpstreamId: (calls, orgId, id) =>
+    and(
+      sql`${calls}.rowid in (select rowid from calls_upstream_ids where calls_upstream_ids match ${`"${id.replaceAll('"', '""')}"`})`,
+      eq(calls.orgId, orgId),
+      or(eq(calls.upstreamRequestId, id), eq(calls.upstreamResponseId, id)),
+    )!,
 };
 
 export function sqlFor(db: Db): SqlDialect {

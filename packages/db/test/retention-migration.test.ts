@@ -1,39 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { afterAll, describe, expect, it } from "vitest";
-import { type DbHandle, openDb, queryRows, runMigrations, type SqliteDb } from "../src/index.ts";
+import { openDb, queryRows, runMigrations } from "../src/index.ts";
 import { freshPostgresDatabase, testStores } from "../src/testing/index.ts";
-
-const migrations = (dialect: string) => fileURLToPath(new URL(`../migrations/${dialect}`, import.meta.url));
-
-/** A copy of the dialect's migrations that stops before the retention one. */
-async function migrationsBeforeRetention(dialect: "postgres" | "sqlite"): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "gw-migrations-"));
-  await cp(migrations(dialect), dir, { recursive: true });
-  const journalFile = join(dir, "meta/_journal.json");
-  const journal = JSON.parse(await readFile(journalFile, "utf8")) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((e) => e.tag.endsWith("_retention")),
-  );
-  await writeFile(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-async function migrateWith(handle: DbHandle, folder: string) {
-  if (handle.kind === "sqlite") {
-    const db = handle.db as SqliteDb;
-    const { migrate } = await import("drizzle-orm/better-sqlite3/migrator");
-    await db.connection.holdTurn(async () => migrate(db.orm as never, { migrationsFolder: folder }));
-  } else {
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(handle.db as unknown as PostgresJsDatabase, { migrationsFolder: folder });
-  }
-}
+import { migrateWith, migrationsBefore } from "./support/migrations-before.ts";
 
 const ms = (iso: string) => new Date(iso).getTime();
 
@@ -49,9 +18,9 @@ describe.each(testStores())("the retention migration on %s", (store) => {
     if (fresh) cleanups.push(fresh.drop);
     const handle = await openDb(fresh?.config ?? { kind: "sqlite", file: null });
     cleanups.push(() => handle.close());
-    const before = await migrationsBeforeRetention(store);
-    cleanups.push(() => rm(before, { recursive: true, force: true }));
-    await migrateWith(handle, before);
+    const before = await migrationsBefore(store, "_retention");
+    cleanups.push(before.remove);
+    await migrateWith(handle, before.folder);
 
     const at = (iso: string) => (store === "sqlite" ? sql`${ms(iso)}` : sql`${iso}::timestamptz`);
     for (const [id, received] of [

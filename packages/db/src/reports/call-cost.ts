@@ -57,8 +57,7 @@ export async function callCost(db: Db, orgId: string, correlationId: string): Pr
       .where(
         or(
           and(eq(calls.orgId, orgId), eq(calls.requestId, correlationId)),
-          and(eq(calls.orgId, orgId), eq(calls.upstreamRequestId, correlationId)),
-          and(eq(calls.orgId, orgId), eq(calls.upstreamResponseId, correlationId)),
+          sqlFor(db).withUpstreamId(calls, orgId, correlationId),
         ),
       )
       .orderBy(

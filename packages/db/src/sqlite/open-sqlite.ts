@@ -32,6 +32,7 @@ async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
  */
 export async function openSqlite(config: { file: string | null }): Promise<DbHandle<SqliteDb>> {
   const { DatabaseSync } = await loadNodeSqlite();
+  requireFts5(new DatabaseSync(":memory:"));
   if (config.file) mkdirSync(dirname(config.file), { recursive: true });
   const raw = new DatabaseSync(config.file ?? ":memory:");
   raw.exec(`pragma journal_mode = wal; pragma synchronous = normal; pragma busy_timeout = 5000;
@@ -52,4 +53,17 @@ export async function openSqlite(config: { file: string | null }): Promise<DbHan
     },
     close: () => connection.holdTurn(() => raw.close()),
   };
+}
+
+/**
+ * The upstream ids are looked up through an FTS5 table (migration 0006): said at open, in one
+ * line, rather than as "no such module" from inside a migration.
+ */
+function requireFts5(probe: import("node:sqlite").DatabaseSync): void {
+  const row = probe.prepare("select sqlite_compileoption_used('ENABLE_FTS5') as fts5").get();
+  probe.close();
+  if (row?.fts5 !== 1)
+    throw new Error(
+      `the embedded store needs SQLite's FTS5, which node:sqlite has from Node.js 22.16: this is ${process.version}`,
+    );
 }
