@@ -7,10 +7,10 @@ import { type Harness, startHarness, untilCosted } from "./harness.ts";
 const calls = 200;
 
 /**
- * The embedded store's write path: the in-process consumers take the calls of one turn as one
- * batch and write it in one SQLite transaction each (call rows, capture index rows), never a
- * commit per call (docs/decisions.md, "Write path and durability"). Seen at the driver: which
- * transaction each row's insert ran in.
+ * The embedded store's write path: the in-process consumers take the calls of one turn in batches
+ * of up to 128 (the all-in-one's `maxBatch`) and write each batch in one SQLite transaction (call
+ * rows with their capture index rows), never a commit per call (docs/decisions.md, "The embedded
+ * store writes in batches"). Seen at the driver: which transaction each row's insert ran in.
  */
 describe("the standalone process's writes to SQLite", () => {
   let h: Harness;
@@ -22,7 +22,7 @@ describe("the standalone process's writes to SQLite", () => {
     await h?.close();
   });
 
-  it("stores the call rows, and the capture index rows, of one turn's calls in one transaction each", async () => {
+  it("stores the call rows, and the capture index rows, of one turn's 200 calls in two transactions", async () => {
     let transaction = 0;
     let open = false;
     const exec = DatabaseSync.prototype.exec;
@@ -72,7 +72,8 @@ describe("the standalone process's writes to SQLite", () => {
       expect(rows, `${table}: a row committed on its own`).not.toContain(0);
       return new Set(rows).size;
     };
-    expect(transactionsOf("calls")).toBe(1);
-    expect(transactionsOf("capture_index")).toBe(1);
+    // 128 and 72
+    expect(transactionsOf("calls")).toBe(2);
+    expect(transactionsOf("capture_index")).toBe(2);
   });
 });

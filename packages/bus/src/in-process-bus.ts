@@ -4,8 +4,6 @@ import { HandOnCounter } from "./hand-on-counter.ts";
 import type { OpenedJournal } from "./journal.ts";
 import { checkPayload, decodePayload, encodePayload } from "./payload.ts";
 
-const maxBatch = 512;
-
 /** An event waiting for a group, with the headers it was published with. */
 interface Pending {
   payload: unknown;
@@ -31,6 +29,8 @@ export interface InProcessBusOptions {
    * their work per event much smaller; a full batch goes at once.
    */
   lingerMs?: number;
+  /** Events a delivery holds at most (512); a group with this many waiting gets them at once. */
+  maxBatch?: number;
   /**
    * An event its group's handler failed on, alone, 8 times (after its batch failed 3 times):
    * it is skipped so the group's later events are not held up behind it forever.
@@ -64,6 +64,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
   const groupsByTopic = new Map<string, GroupQueue[]>();
   const journal = options.journal?.journal;
   const lingerMs = options.lingerMs ?? 0;
+  const maxBatch = options.maxBatch ?? 512;
   const retryDelayMs = options.retryDelayMs ?? 200;
   let closed = false;
 
@@ -76,7 +77,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     queue.lingering ??= setTimeout(() => drain(queue), lingerMs);
   }
 
-  function drain(queue: GroupQueue): void {
+  /** Delivers what the queue holds: a partial batch left after a delivery waits for the linger, unless `all`. */
+  function drain(queue: GroupQueue, all = false): void {
     if (queue.lingering) clearTimeout(queue.lingering);
     queue.lingering = null;
     if (queue.draining || closed) return;
@@ -99,8 +101,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
         queue.seqs.splice(0, done);
         queue.counter.handOn(done);
         settleJournal();
+        // Under steady load the next partial batch waits for the linger too, as the first did (the
+        // Kafka bus's producer does the same): a batch holds a linger's worth of events, not only
+        // those that came while the last one was handled (~55 calls at 4,500 a second, not ~270)
+        if (!all && lingerMs > 0 && queue.pending.length < maxBatch) break;
       }
       queue.draining = null;
+      if (queue.pending.length > 0) schedule(queue);
     });
   }
 
@@ -197,7 +204,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
       for (;;) {
         const busy = [...groupsByTopic.values()].flat().filter((q) => q.draining || q.pending.length > 0);
         if (busy.length === 0 || closed) return;
-        for (const queue of busy) drain(queue);
+        for (const queue of busy) drain(queue, true);
         await Promise.all(busy.map((q) => q.draining));
       }
     },
