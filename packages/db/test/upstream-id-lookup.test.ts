@@ -115,11 +115,21 @@ describe("the migration to SQLite's upstream-id lookup", () => {
     const before = await migrationsBefore("sqlite", "_upstream_ids_fts");
     try {
       await migrateWith(handle, before.folder);
-      await recordCalls(handle.db, calls.slice(0, 3));
+      // as the release before stored them (today's insert also fills the table the migration makes)
+      for (const c of calls.slice(0, 3))
+        await queryRows(
+          handle.db,
+          sql`insert into calls (request_id, org_id, project_id, workload_id, api_key_id, received_at, endpoint,
+                provider_label, mode, route, stream, status, total_ms, stream_outcome, tags,
+                upstream_request_id, upstream_response_id)
+              values (${c.requestId}, ${c.orgId}, ${c.projectId}, ${c.workloadId}, ${c.apiKeyId},
+                ${c.receivedAt.getTime()}, 'messages', 'provider_a', 'byo', 'primary', 0, 200, 1, 'complete', '{}',
+                ${c.upstreamRequestId}, ${c.upstreamResponseId})`,
+        );
       await runMigrations(handle);
       expect((await callCost(handle.db, "org_up", "msg_01XFDUDYJgAACzvnptvVoYEL"))?.request_id).toBe("req_a");
       expect((await callCost(handle.db, "org_up", "req_b1f0c2"))?.request_id).toBe("req_b");
-      // and the calls stored after it, through its triggers
+      // and the calls stored after it
       await recordCalls(handle.db, calls.slice(3, 4));
       expect((await callCost(handle.db, "org_up", "ID_CASE"))?.request_id).toBe("req_upper");
     } finally {

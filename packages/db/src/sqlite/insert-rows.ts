@@ -4,6 +4,7 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { noNul } from "../sql-rows.ts";
 import * as tables from "./schema/index.ts";
 import type { SqliteDb } from "./sqlite-db.ts";
+import { withUpstreamIdsIndexed } from "./upstream-ids.ts";
 
 const byName = new Map<string, SQLiteTable>(
   Object.values(tables).flatMap((table) => (is(table, Table) ? [[getTableName(table), table] as const] : [])),
@@ -98,8 +99,11 @@ export async function insertSqliteRows<R extends object>(
   // No `returning` clause: a row went in when the statement changed one, and its key is the value
   // bound for it; building a result row per insert cost more than reading `changes`.
   const inserted: string[] = [];
-  runEach(db.connection.statement(`${text} on conflict do nothing`), columns, rows, (values, changes) => {
-    if (changes > 0) inserted.push(values[keyIndex] as string);
-  });
+  const insert = () =>
+    runEach(db.connection.statement(`${text} on conflict do nothing`), columns, rows, (values, changes) => {
+      if (changes > 0) inserted.push(values[keyIndex] as string);
+    });
+  if (tableName === "calls") withUpstreamIdsIndexed(db.connection, insert);
+  else insert();
   return inserted;
 }
