@@ -167,11 +167,9 @@ async function startApps(
   const cache = createInProcessCache();
   const limits = createInProcessLimits();
   const bus = createInProcessBus({
-    // A batch is one transaction and one capture segment: at 3,000 calls a second a 60 ms wait
-    // makes batches of ~180, whose store costs ~20 % less CPU per call than batches of 60
-    // (`pnpm bench:store`, docs/decisions.md). A batch is also one stretch of the event loop that
-    // serves no request: 512 calls (~20 ms) put the bench's JSON p99 at 3.6x the proxy's, 128 at
-    // 2.2x, for the same CPU per call (bench/RESULTS.md).
+    // A batch is one transaction and one capture segment, cheaper per call the larger it is, and
+    // one stretch of the event loop that serves no request: 128 at most (docs/decisions.md, "The
+    // embedded store writes in batches")
     lingerMs: 60,
     maxBatch: 128,
     onHandlerError: (group, error) => log.error("event consumer failed; will retry", { group, error }),

@@ -57,7 +57,9 @@ export async function openSqlite(config: { file: string | null }): Promise<DbHan
 
 /**
  * The upstream ids are looked up through an FTS5 table (migration 0006): said at open, in one
- * line, rather than as "no such module" from inside a migration.
+ * line, rather than as "no such module" from inside a migration. Probed on a database in memory:
+ * a start refused here leaves no `gateway.db`, whose presence tells the next start that a PGlite
+ * data dir beside it was already imported.
  */
 function requireFts5(probe: import("node:sqlite").DatabaseSync): void {
   const row = probe.prepare("select sqlite_compileoption_used('ENABLE_FTS5') as fts5").get();
