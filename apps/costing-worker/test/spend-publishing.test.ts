@@ -81,6 +81,11 @@ describe("the costing worker publishes spend for the budgets", () => {
       { scope: "project", scopeId: "p1", orgId: "org_1" },
       { budget: { usd: "1", period: "day", applies_to: "managed" } },
     );
+    await writeLimits(
+      db,
+      { scope: "api_key", scopeId: "k2", orgId: "org_1" },
+      { budget: { usd: "100", period: "month", applies_to: "all" } },
+    );
     bus = createInProcessBus();
     jobs = createInProcessQueue();
     worker = await startCostingWorker({ db, bus, jobs, log, limits: limitStore.limitStore });
@@ -95,12 +100,14 @@ describe("the costing worker publishes spend for the budgets", () => {
   it("publishes every budget at start", () => {
     expect(limitStore.published).toHaveLength(1);
     expect(limitStore.published[0]!.map((t) => [t.scope, t.scopeId, t.period, t.allMicros])).toEqual([
+      ["api_key", "k2", "day", 0],
+      ["api_key", "k2", "month", 0],
       ["project", "p1", "day", 0],
       ["project", "p1", "month", 0],
     ]);
   });
 
-  it("publishes the totals of a priced call's key, project and workload, and the budget then holds", async () => {
+  it("publishes the totals of a priced call's scopes that have a budget, and the budget then holds", async () => {
     const budget = { micros: 1_000_000, period: "day", appliesTo: "managed" } as const;
     const admit = () =>
       limitStore.limitStore.admit({
@@ -111,13 +118,10 @@ describe("the costing worker publishes spend for the budgets", () => {
     expect((await admit()).ok).toBe(true);
     await price(callEvent());
     const last = limitStore.published.at(-1)!;
+    // the call's key k1 and workload w1 have no budget: the gateway reads no total of theirs
     expect(last.map((t) => `${t.scope}:${t.scopeId}:${t.period}`)).toEqual([
-      "api_key:k1:day",
-      "api_key:k1:month",
       "project:p1:day",
       "project:p1:month",
-      "workload:w1:day",
-      "workload:w1:month",
     ]);
     // $2 for the input, 33 × $10 per million for the output, floored to whole micros
     expect(dayTotal(last, "project", "p1")).toMatchObject({ managedMicros: 2_000_330, allMicros: 2_000_330 });
@@ -136,7 +140,13 @@ describe("the costing worker publishes spend for the budgets", () => {
 
     await price(callEvent({ api_key_id: "k3", workload_id: "w3" }));
     const retried = limitStore.published.at(-1)!;
-    expect(new Set(retried.map((t) => t.scopeId))).toEqual(new Set(["k2", "w2", "k3", "w3", "p1"]));
+    // the failed batch's budgeted scopes (k2, p1) with the next one's (p1 again); w2, k3, w3 have none
+    expect(retried.map((t) => `${t.scope}:${t.scopeId}:${t.period}`)).toEqual([
+      "api_key:k2:day",
+      "api_key:k2:month",
+      "project:p1:day",
+      "project:p1:month",
+    ]);
     expect(dayTotal(retried, "api_key", "k2")).toMatchObject({ managedMicros: 0, allMicros: 2_000_330 });
   });
 

@@ -34,6 +34,19 @@ function expectedTotal(s: SpendScope, period: "day" | "month"): SpendTotal {
 const expectedTotals = (scopes: SpendScope[]) =>
   scopes.flatMap((s) => [expectedTotal(s, "day"), expectedTotal(s, "month")]);
 
+const budget = { usd: "10", period: "month", applies_to: "all" } as const;
+
+/** Runs `check` while `scopes` have a budget (of org_1), and takes the budgets away after. */
+async function withBudgets<T>(db: Db, scopes: readonly SpendScope[], check: () => Promise<T>): Promise<T> {
+  const target = (s: SpendScope) => ({ scope: s.scope, scopeId: s.id, orgId: "org_1" });
+  for (const s of scopes) await writeLimits(db, target(s), { budget });
+  try {
+    return await check();
+  } finally {
+    for (const s of scopes) await writeLimits(db, target(s), { budget: null });
+  }
+}
+
 describe.each(testStores())("spend totals on %s", (store) => {
   let handle: DbHandle;
   let db: Db;
@@ -57,7 +70,7 @@ describe.each(testStores())("spend totals on %s", (store) => {
       { scope: "workload", id: "nobody" },
       { scope: "workload", id: "w2" },
     ];
-    const totals = await spendTotals(db, [...scopes, scopes[0]!], now);
+    const totals = await withBudgets(db, scopes, () => spendTotals(db, [...scopes, scopes[0]!], now));
     expect(totals).toEqual(expectedTotals(scopes));
     // p2 spent only in October: zero now, published so that a stale total is cleared
     expect(totals.filter((t) => t.scopeId === "p2").map((t) => t.allMicros)).toEqual([0, 0]);
@@ -66,11 +79,8 @@ describe.each(testStores())("spend totals on %s", (store) => {
   });
 
   it("starts every period again at its first UTC instant", async () => {
-    const december = await spendTotals(
-      db,
-      [{ scope: "project", id: "p1" }],
-      new Date("2026-12-01T00:00:00Z"),
-    );
+    const p1: SpendScope[] = [{ scope: "project", id: "p1" }];
+    const december = await withBudgets(db, p1, () => spendTotals(db, p1, new Date("2026-12-01T00:00:00Z")));
     expect(december).toEqual([
       {
         scope: "project",
@@ -105,8 +115,17 @@ describe.each(testStores())("spend totals on %s", (store) => {
     });
   });
 
+  it("gives the totals of the scopes with a budget only: the gateway reads no other", async () => {
+    const k1: SpendScope = { scope: "api_key", id: "k1" };
+    const p1: SpendScope = { scope: "project", id: "p1" };
+    await writeLimits(db, { scope: "project", scopeId: "p1", orgId: "org_1" }, { requests_per_minute: 5 });
+    // p1 has limits but no budget, k1 none at all: neither has totals
+    expect(await spendTotals(db, [k1, p1], now)).toEqual([]);
+    expect(await withBudgets(db, [k1], () => spendTotals(db, [k1, p1], now))).toEqual(expectedTotals([k1]));
+    await writeLimits(db, { scope: "project", scopeId: "p1", orgId: "org_1" }, { requests_per_minute: null });
+  });
+
   it("republishes the scopes with a budget, and no other", async () => {
-    const budget = { usd: "10", period: "month", applies_to: "all" } as const;
     await writeLimits(db, { scope: "project", scopeId: "p1", orgId: "org_1" }, { budget });
     await writeLimits(
       db,

@@ -91,16 +91,33 @@ const spendTotal = ({ managedUsd: _m, allUsd: _a, ...total }: PeriodSpend): Spen
 /** The exact spend of these scopes in the day and month holding `now` (the limits-status report). */
 export function scopeSpend(db: Db, scopes: readonly SpendScope[], now: Date): Promise<PeriodSpend[]> {
   if (scopes.length === 0) return Promise.resolve([]);
-  const list = JSON.stringify(scopes.map((s) => ({ scope: s.scope, scope_id: s.id })));
-  const rows = isSqlite(db)
-    ? sql`select value ->> 'scope' as scope, value ->> 'scope_id' as scope_id from json_each(${list})`
-    : sql`select * from jsonb_to_recordset(${list}::jsonb) as x(scope text, scope_id text)`;
-  return periodSpend(db, rows, now);
+  return periodSpend(db, scopeRows(db, scopes), now);
 }
 
-/** The spend totals of these scopes in the day and month holding `now`, for the gateway's budgets. */
+/**
+ * The spend totals of those of these scopes that have a budget, in the day and month holding
+ * `now`: the gateway reads published spend only to admit calls under a budget. Which of them have
+ * one is asked first, so a batch whose scopes have none (the usual batch) costs one small query,
+ * not the grouped sums (docs/decisions.md, "Spend is published for the scopes with a budget").
+ */
 export async function spendTotals(db: Db, scopes: readonly SpendScope[], now: Date): Promise<SpendTotal[]> {
-  return (await scopeSpend(db, scopes, now)).map(spendTotal);
+  if (scopes.length === 0) return [];
+  const budgeted = await queryRows<{ scope: LimitScope; scope_id: string }>(
+    db,
+    sql`select l.scope, l.scope_id from limits l join (${scopeRows(db, scopes)}) w
+        on l.scope = w.scope and l.scope_id = w.scope_id where l.budget_usd is not null`,
+  );
+  if (budgeted.length === 0) return [];
+  const withBudget = budgeted.map((r) => ({ scope: r.scope, id: r.scope_id }));
+  return (await periodSpend(db, scopeRows(db, withBudget), now)).map(spendTotal);
+}
+
+/** Scopes as rows of `scope, scope_id`, the list one JSON parameter. */
+function scopeRows(db: Db, scopes: readonly SpendScope[]): SQL {
+  const list = JSON.stringify(scopes.map((s) => ({ scope: s.scope, scope_id: s.id })));
+  return isSqlite(db)
+    ? sql`select value ->> 'scope' as scope, value ->> 'scope_id' as scope_id from json_each(${list})`
+    : sql`select * from jsonb_to_recordset(${list}::jsonb) as x(scope text, scope_id text)`;
 }
 
 /** The spend totals of every scope with a budget in `limits`: the costing worker's full republish. */
