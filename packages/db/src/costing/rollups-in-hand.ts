@@ -19,17 +19,22 @@ import type { CallInsert } from "./record-calls.ts";
  */
 export async function addRowsToRollups(tx: Db, rows: CallInsert[]): Promise<void> {
   if (rows.length === 0) return;
-  await addJsonRows(tx, callRollupsHourly, rollupRows(rows, "hour", 3_600_000), rollupKey("hour"), measures);
+  // each call is summed once, into its minute; an hour's sums are its minutes' (the periods are
+  // aligned on the epoch, and an hour is a whole number of minutes), likewise the histograms'
+  // longer spans from the hour's rows: the per-call work of the batch done once, not per period
+  const minutes = rollupSums(rows);
   await addJsonRows(
     tx,
-    callRollupsMinutely,
-    rollupRows(rows, "minute", 60_000),
-    rollupKey("minute"),
+    callRollupsHourly,
+    rollupRows(resummed(minutes, hourMs), "hour"),
+    rollupKey("hour"),
     measures,
   );
+  await addJsonRows(tx, callRollupsMinutely, rollupRows(minutes, "minute"), rollupKey("minute"), measures);
   await addJsonRows(tx, callLatencyHourly, latencyRows(rows), latencyKey, ["calls"]);
 }
 
+const hourMs = 3_600_000;
 const measures = [...countColumns, "customer_cost_usd"];
 const rollupKey = (period: string) => [
   "project_id",
@@ -41,14 +46,16 @@ const rollupKey = (period: string) => [
 ];
 const latencyKey = ["project_id", "span_hours", "starts_at", "workload_id", "model", "measure", "bucket_ms"];
 
-/** The start of the period of `stepMs` (aligned on the epoch) that holds `at`. */
-const periodStart = (at: Date, stepMs: number) => new Date(at.getTime() - (at.getTime() % stepMs));
+/** The start (ms since the epoch) of the period of `stepMs`, aligned on the epoch, that holds `at`. */
+const periodStart = (at: number, stepMs: number) => at - (at % stepMs);
 
 /** The served model as the rollups key it ('' when none), as stored: U+0000 is U+FFFD in the store. */
 const modelOf = (call: CallInsert) => noNul(call.servedModel ?? "");
 
+/** The sums of one rollups row: its key (the period's start in ms) and `measures.ts`'s `countSums`. */
 interface RollupSums extends CountTotals {
   projectId: string;
+  start: number;
   workloadId: string;
   providerLabel: string;
   model: string;
@@ -56,31 +63,31 @@ interface RollupSums extends CountTotals {
   cost: bigint;
 }
 
-/** The calls summed by (project, period, workload, provider, model, route): `measures.ts`'s `countSums`. */
-function rollupRows(calls: CallInsert[], period: "hour" | "minute", stepMs: number) {
-  const groups = new Map<string, RollupSums & { start: Date }>();
+type RollupKey = Pick<RollupSums, "projectId" | "start" | "workloadId" | "providerLabel" | "model" | "route">;
+
+/** The sums of `key`'s row in `groups`, a row of zeros added when it has none yet. */
+function sumsOf(groups: Map<string, RollupSums>, key: RollupKey): RollupSums {
+  const id = [key.projectId, key.start, key.workloadId, key.providerLabel, key.model, key.route].join("\0");
+  let sums = groups.get(id);
+  if (!sums) {
+    sums = { ...key, ...zeroSums() };
+    groups.set(id, sums);
+  }
+  return sums;
+}
+
+/** The calls summed by (project, minute, workload, provider, model, route): `measures.ts`'s `countSums`. */
+function rollupSums(calls: CallInsert[]): RollupSums[] {
+  const groups = new Map<string, RollupSums>();
   for (const c of calls) {
-    const start = periodStart(c.receivedAt, stepMs);
-    const group = {
+    const sums = sumsOf(groups, {
       projectId: noNul(c.projectId),
+      start: periodStart(c.receivedAt.getTime(), 60_000),
       workloadId: noNul(c.workloadId),
       providerLabel: noNul(c.providerLabel),
       model: modelOf(c),
       route: noNul(c.route),
-    };
-    const key = [
-      group.projectId,
-      start.getTime(),
-      group.workloadId,
-      group.providerLabel,
-      group.model,
-      group.route,
-    ].join("\0");
-    let sums = groups.get(key);
-    if (!sums) {
-      sums = { ...group, start, ...zeroSums() };
-      groups.set(key, sums);
-    }
+    });
     const broke = c.streamOutcome === "truncated" || c.streamOutcome === "upstream_error";
     const fellBack = c.route === "fallback";
     sums.requests += 1;
@@ -95,9 +102,25 @@ function rollupRows(calls: CallInsert[], period: "hour" | "minute", stepMs: numb
     sums.pricedRequests += c.pricingStatus === "priced" ? 1 : 0;
     sums.cost += c.customerCostUsd == null ? 0n : usdToPico(c.customerCostUsd);
   }
-  return [...groups.values()].map(({ start, cost, ...sums }) => ({
+  return [...groups.values()];
+}
+
+/** Rows of sums over a longer period, `stepMs` a whole number of the rows' period: each row's sums added into the period holding it. */
+function resummed(rows: RollupSums[], stepMs: number): RollupSums[] {
+  const groups = new Map<string, RollupSums>();
+  for (const { cost, ...row } of rows) {
+    const sums = sumsOf(groups, { ...row, start: periodStart(row.start, stepMs) });
+    for (const measure of countMeasures) sums[measure] += row[measure];
+    sums.cost += cost;
+  }
+  return [...groups.values()];
+}
+
+/** The rows of a rollups table of `period`: the start as its instant, the cost as decimal dollars. */
+function rollupRows(rows: RollupSums[], period: "hour" | "minute") {
+  return rows.map(({ start, cost, ...sums }) => ({
     ...sums,
-    [period]: start,
+    [period]: new Date(start),
     customerCostUsd: picoToUsd(cost),
   })) as (typeof callRollupsHourly.$inferInsert & typeof callRollupsMinutely.$inferInsert)[];
 }
@@ -116,24 +139,60 @@ const zeroSums = () => ({
   cost: 0n,
 });
 
+/** The count measures of `CountTotals`, each summed by adding. */
+const countMeasures = Object.keys(zeroSums()).filter((k) => k !== "cost") as (keyof CountTotals)[];
+
+type LatencyRow = typeof callLatencyHourly.$inferInsert;
+
+/** The row of `key` in `rows`, added with no calls when it has none yet. */
+function latencyRowOf(
+  rows: Map<string, LatencyRow>,
+  key: Omit<LatencyRow, "calls" | "startsAt"> & { startsAt: number },
+) {
+  const id = [
+    key.projectId,
+    key.spanHours,
+    key.startsAt,
+    key.workloadId,
+    key.model,
+    key.measure,
+    key.bucketMs,
+  ].join("\0");
+  let row = rows.get(id);
+  if (!row) {
+    row = { ...key, startsAt: new Date(key.startsAt), calls: 0 };
+    rows.set(id, row);
+  }
+  return row;
+}
+
 /** The calls' histogram rows of every span: `latency.ts`'s `latencyRows`, counted here. */
-function latencyRows(calls: CallInsert[]): (typeof callLatencyHourly.$inferInsert)[] {
-  const counts = new Map<string, typeof callLatencyHourly.$inferInsert>();
-  const count = (c: CallInsert, spanHours: number, measure: "total" | "first_byte", ms: number) => {
-    const startsAt = periodStart(c.receivedAt, spanHours * 3_600_000);
-    const projectId = noNul(c.projectId);
-    const workloadId = noNul(c.workloadId);
-    const model = modelOf(c);
-    const bucketMs = latencyBucketOf(Math.floor(ms));
-    const key = [projectId, spanHours, startsAt.getTime(), workloadId, model, measure, bucketMs].join("\0");
-    const row = counts.get(key);
-    if (row) row.calls += 1;
-    else counts.set(key, { projectId, spanHours, startsAt, workloadId, model, measure, bucketMs, calls: 1 });
+function latencyRows(calls: CallInsert[]): LatencyRow[] {
+  const [first, ...longer] = latencySpans;
+  const hourly = new Map<string, LatencyRow>();
+  const count = (c: CallInsert, measure: "total" | "first_byte", ms: number) => {
+    latencyRowOf(hourly, {
+      projectId: noNul(c.projectId),
+      spanHours: first,
+      startsAt: periodStart(c.receivedAt.getTime(), first * hourMs),
+      workloadId: noNul(c.workloadId),
+      model: modelOf(c),
+      measure,
+      bucketMs: latencyBucketOf(Math.floor(ms)),
+    }).calls += 1;
   };
-  for (const c of calls)
-    for (const span of latencySpans) {
-      count(c, span, "total", c.totalMs);
-      if (c.firstByteMs != null) count(c, span, "first_byte", c.firstByteMs);
-    }
-  return [...counts.values()];
+  for (const c of calls) {
+    count(c, "total", c.totalMs);
+    if (c.firstByteMs != null) count(c, "first_byte", c.firstByteMs);
+  }
+  // the longer spans' rows from the first's (each a whole number of it)
+  const rows = new Map(hourly);
+  for (const spanHours of longer)
+    for (const { calls: n, startsAt, ...key } of hourly.values())
+      latencyRowOf(rows, {
+        ...key,
+        spanHours,
+        startsAt: periodStart(startsAt.getTime(), spanHours * hourMs),
+      }).calls += n;
+  return [...rows.values()];
 }
