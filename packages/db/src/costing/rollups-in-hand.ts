@@ -67,10 +67,12 @@ type RollupKey = Pick<RollupSums, "projectId" | "start" | "workloadId" | "provid
 
 /** The sums of `key`'s row in `groups`, a row of zeros added when it has none yet. */
 function sumsOf(groups: Map<string, RollupSums>, key: RollupKey): RollupSums {
-  const id = [key.projectId, key.start, key.workloadId, key.providerLabel, key.model, key.route].join("\0");
+  const { projectId, start, workloadId, providerLabel, model, route } = key;
+  const id = [projectId, start, workloadId, providerLabel, model, route].join("\0");
   let sums = groups.get(id);
   if (!sums) {
-    sums = { ...key, ...zeroSums() };
+    // the key's fields only: `resummed` passes a whole row of sums as its key
+    sums = { projectId, start, workloadId, providerLabel, model, route, ...zeroSums() };
     groups.set(id, sums);
   }
   return sums;

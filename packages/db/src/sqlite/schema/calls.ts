@@ -62,8 +62,9 @@ export const calls = sqliteTable(
     index("calls_project_time_idx").on(t.projectId, t.receivedAt),
     index("calls_project_workload_time_idx").on(t.projectId, t.workloadId, t.receivedAt),
     index("calls_project_model_time_idx").on(t.projectId, t.servedModel, t.receivedAt),
-    // No index on the upstream ids here: the migration keeps them in `calls_upstream_ids`, an
-    // FTS5 table filled by triggers (docs/decisions.md, "Upstream ids on SQLite").
+    // No index on the upstream ids here: the migration keeps them in `calls_upstream_ids`, an FTS5
+    // table a batch's inserts fill (`sqlite/upstream-ids.ts`) and triggers keep current on deletes
+    // and changes (docs/decisions.md, "Upstream ids on SQLite").
     index("calls_project_problem_idx")
       .on(t.projectId, t.receivedAt)
       .where(
